@@ -1,0 +1,95 @@
+# cardlab developer commands. Needs only python3 (>=3.10) and make; everything else is
+# installed into ./.venv from the package registries.
+#
+#   make lab     JupyterLab on notebooks/ (LAB_ARGS="--port 9999 --no-browser" to pass options)
+#   make test    ruff + mypy + pytest (tests/ and, when there are any, notebooks/ via nbval)
+#   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
+#   make clean   remove build output and tool caches; `make distclean` also removes .venv
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip install --progress-bar off
+
+LAB_ARGS    ?=
+PYTEST_ARGS ?=
+NBVAL_ARGS  ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=600
+
+# Playwright's Python package is used with the system chromium; never fetch a browser build.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+# Jupyter refuses to run as root unless told to.
+ifeq ($(shell id -u),0)
+ROOT_ARGS := --allow-root
+else
+ROOT_ARGS :=
+endif
+
+LINT_PATHS := $(wildcard cardlab tests benchmarks)
+# Notebooks to run with nbval (none yet is fine).
+NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
+
+.DEFAULT_GOAL := help
+.PHONY: help lab test lint typecheck pytest bench clean distclean
+
+help:
+	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+# --- virtual environment -------------------------------------------------------------
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Each stamp is re-made (pip install re-run) only when pyproject.toml is newer than it.
+$(VENV)/.stamp-notebook: pyproject.toml | $(PY)
+	$(PIP) -e '.[notebook]'
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PIP) -e '.[test]'
+	touch $@
+
+$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+	$(PIP) -e '.[bench]'
+	touch $@
+
+# --- targets -------------------------------------------------------------------------
+lab: $(VENV)/.stamp-notebook
+	mkdir -p notebooks
+	$(VENV)/bin/jupyter lab $(ROOT_ARGS) $(LAB_ARGS) notebooks/
+
+test: lint typecheck pytest
+
+lint: $(VENV)/.stamp-test
+	$(PY) -m ruff check $(LINT_PATHS)
+
+typecheck: $(VENV)/.stamp-test
+	$(PY) -m mypy
+
+pytest: $(VENV)/.stamp-test
+	@if [ -d notebooks ] && [ -n "$$($(NOTEBOOKS_FIND) | head -n 1)" ]; then \
+		echo "$(PY) -m pytest tests $(NBVAL_ARGS) notebooks/ $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(NBVAL_ARGS) notebooks/ $(PYTEST_ARGS); \
+	else \
+		echo "(no notebooks/*.ipynb: skipping nbval)"; \
+		echo "$(PY) -m pytest tests $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(PYTEST_ARGS); \
+	fi
+
+# Runs every benchmarks/*.py except helpers named _*.py, from the repository root.
+bench: $(VENV)/.stamp-bench
+	@set -e; n=0; \
+	for f in benchmarks/*.py; do \
+		[ -e "$$f" ] || continue; \
+		case "$$(basename "$$f")" in _*) continue;; esac; \
+		echo "== $(PY) $$f"; \
+		$(PY) "$$f"; \
+		n=$$((n + 1)); \
+	done; \
+	echo "ran $$n benchmark script(s)"
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

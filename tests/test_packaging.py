@@ -1,0 +1,170 @@
+"""Keep pyproject.toml and environment.yml listing the same dependencies."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 only
+    tomllib = pytest.importorskip("tomli")
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+ENVIRONMENT = ROOT / "environment.yml"
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def normalise(requirement: str) -> str:
+    """Bare, normalised package name of a pip or conda requirement string.
+
+    ``"Foo_Bar[extra]>=1.0; python_version<'3.11'"`` and ``"foo-bar=1.0"`` both give
+    ``"foo-bar"``.
+    """
+    match = _NAME.match(requirement)
+    if match is None:
+        raise ValueError(f"cannot read a package name from {requirement!r}")
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower()
+
+
+def _strip_comment(line: str) -> str:
+    # Good enough for environment files: a " #" starts a comment.
+    if line.lstrip().startswith("#"):
+        return ""
+    return re.split(r"\s+#", line, maxsplit=1)[0].rstrip()
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def parse_environment(text: str) -> tuple[list[str], list[str]]:
+    """Tiny parser for the subset of YAML used by conda environment files.
+
+    Returns ``(conda_dependencies, pip_dependencies)`` from the top-level
+    ``dependencies:`` block list and its nested ``- pip:`` list.
+    """
+    conda: list[str] = []
+    pip: list[str] = []
+    in_deps = False
+    deps_indent: int | None = None
+    in_pip = False
+    pip_indent: int | None = None
+    for raw in text.splitlines():
+        line = _strip_comment(raw)
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        stripped = line.strip()
+        if indent == 0:
+            in_deps = stripped == "dependencies:"
+            in_pip = False
+            deps_indent = pip_indent = None
+            if stripped.startswith("dependencies:") and not in_deps:
+                raise ValueError("inline dependencies lists are not supported")
+            continue
+        if not in_deps:
+            continue
+        if not stripped.startswith("- "):
+            raise ValueError(f"unexpected line in dependencies: {raw!r}")
+        item = stripped[2:].strip()
+        if in_pip and pip_indent is not None and indent >= pip_indent:
+            pip.append(_unquote(item))
+            continue
+        if in_pip and pip_indent is None and deps_indent is not None and indent > deps_indent:
+            pip_indent = indent
+            pip.append(_unquote(item))
+            continue
+        in_pip = False
+        if deps_indent is None:
+            deps_indent = indent
+        elif indent != deps_indent:
+            raise ValueError(f"unexpected indentation in dependencies: {raw!r}")
+        if item == "pip:":
+            in_pip = True
+            pip_indent = None
+        else:
+            conda.append(_unquote(item))
+    return conda, pip
+
+
+@pytest.fixture(scope="module")
+def pyproject() -> dict:
+    with PYPROJECT.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@pytest.fixture(scope="module")
+def environment() -> tuple[list[str], list[str]]:
+    return parse_environment(ENVIRONMENT.read_text(encoding="utf-8"))
+
+
+def _pip_names(pyproject: dict) -> set[str]:
+    project = pyproject["project"]
+    extras = project["optional-dependencies"]
+    requirements = [*project["dependencies"], *extras["notebook"], *extras["test"]]
+    return {normalise(r) for r in requirements}
+
+
+def test_normalise() -> None:
+    assert normalise("Foo_Bar[extra]>=1.0; python_version<'3.11'") == "foo-bar"
+    assert normalise("open_spiel==1.5") == "open-spiel"
+    assert normalise("jsonschema=4.2") == "jsonschema"
+    assert normalise("python >=3.10") == "python"
+    with pytest.raises(ValueError):
+        normalise(">=1.0")
+
+
+def test_parser_reads_nested_pip_section() -> None:
+    text = (
+        "name: x\nchannels:\n  - conda-forge\ndependencies:\n"
+        "  - python>=3.10  # comment\n  - pip\n  - Foo_Bar\n  - pip:\n"
+        "      - -e .\n      - baz==1\n  - after\nother: 1\n"
+    )
+    conda, pip = parse_environment(text)
+    assert conda == ["python>=3.10", "pip", "Foo_Bar", "after"]
+    assert pip == ["-e .", "baz==1"]
+
+
+def test_dependency_lists_are_nonempty(pyproject: dict, environment) -> None:
+    conda, pip = environment
+    assert _pip_names(pyproject), "pyproject.toml lists no dependencies"
+    assert {normalise(d) for d in conda} - {"python", "pip"}, "environment.yml lists none"
+    assert "-e ." in pip, "environment.yml must install the package itself with `pip: [-e .]`"
+    assert "pip" in {normalise(d) for d in conda}
+    assert "python" in {normalise(d) for d in conda}
+
+
+def test_pyproject_and_environment_list_the_same_packages(pyproject: dict, environment) -> None:
+    conda, _pip = environment
+    pip_names = _pip_names(pyproject)
+    conda_names = {normalise(d) for d in conda} - {"python", "pip"}
+    assert pip_names, "pyproject.toml lists no dependencies"
+    assert conda_names, "environment.yml lists no dependencies"
+    assert pip_names == conda_names, (
+        f"only in pyproject.toml: {sorted(pip_names - conda_names)}; "
+        f"only in environment.yml: {sorted(conda_names - pip_names)}"
+    )
+
+
+def test_test_extra_includes_notebook_extra(pyproject: dict) -> None:
+    extras = pyproject["project"]["optional-dependencies"]
+    notebook = {normalise(r) for r in extras["notebook"]}
+    test = {normalise(r) for r in extras["test"]}
+    assert notebook and notebook <= test, f"missing from [test]: {sorted(notebook - test)}"
+    assert "open-spiel" in {normalise(r) for r in extras["bench"]}
+
+
+def test_python_floor_matches(pyproject: dict, environment) -> None:
+    conda, _pip = environment
+    assert pyproject["project"]["requires-python"] == ">=3.10"
+    pythons = [d.replace(" ", "") for d in conda if normalise(d) == "python"]
+    assert pythons == ["python>=3.10"]
