@@ -1,0 +1,19 @@
+"""cardlab: step through, record, teach and analyse card games in JupyterLab."""
+
+from .errors import (
+    CardCodeError,
+    CardlabError,
+    IllegalActionError,
+    OptionError,
+    ReplayError,
+    UnknownGameError,
+)
+from .game import get_game, list_games
+from .replay import Replay, Table, load, loads, new_game
+
+__all__ = [
+    "CardCodeError", "CardlabError", "IllegalActionError", "OptionError", "ReplayError",
+    "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
+    "new_game",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,97 @@
+"""The one error hierarchy of cardlab.
+
+Every error a user can cause (a bad file, an illegal action, an unknown option or card code)
+is a :class:`CardlabError`. The message says *where* and *why*; the attributes carry the same
+facts for programs. The CLI prints ``str(error)`` on one line and exits 2.
+
+>>> try:
+...     raise IllegalActionError("Remo must follow blue: he holds blue14", seat="Remo")
+... except CardlabError as err:
+...     print(err)
+seat Remo: Remo must follow blue: he holds blue14
+"""
+
+from __future__ import annotations
+
+
+class CardlabError(Exception):
+    """Root of every error cardlab raises on purpose."""
+
+
+class UnknownGameError(CardlabError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class OptionError(CardlabError, ValueError):
+    """An unknown rules option, or a value the option does not allow."""
+
+
+class CardCodeError(CardlabError, ValueError):
+    """A card code that does not name a card of the game's deck."""
+
+
+class IllegalActionError(CardlabError, ValueError):
+    """An action the rules forbid here.
+
+    ``hand``, ``step`` and ``seat`` say where; the message says why, in the words of the rules.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        hand: int | None = None,
+        step: int | None = None,
+        seat: str | int | None = None,
+        action: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.hand = hand
+        self.step = step
+        self.seat = seat
+        self.action = action
+        super().__init__(reason)
+
+    def located(self, *, hand: int | None = None, step: int | None = None,
+                seat: str | int | None = None) -> IllegalActionError:
+        """Return a copy that also names the hand, step and seat (kept where already known)."""
+        return IllegalActionError(
+            self.reason,
+            hand=self.hand if self.hand is not None else hand,
+            step=self.step if self.step is not None else step,
+            seat=seat if seat is not None else self.seat,
+            action=self.action,
+        )
+
+    def __str__(self) -> str:
+        where = []
+        if self.hand is not None:
+            where.append(f"hand {self.hand}")
+        if self.step is not None:
+            where.append(f"step {self.step}")
+        if self.seat is not None:
+            where.append(f"seat {self.seat}")
+        if self.action is not None:
+            where.append(f"action {self.action!r}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class ReplayError(CardlabError, ValueError):
+    """A replay file that cannot be read: missing, not JSON, off-schema, or not replayable.
+
+    ``file`` and ``path`` (a JSON path such as ``$.hands[1].actions[7]``) say where.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, path: str | None = None) -> None:
+        self.reason = reason
+        self.file = file
+        self.path = path
+        super().__init__(reason)
+
+    def __str__(self) -> str:
+        where = ":".join(part for part in (self.file, self.path) if part)
+        return f"{where}: {self.reason}" if where else self.reason

@@ -1,0 +1,277 @@
+"""The game protocol every cardlab game follows, its rules options, and the registry.
+
+A game is a :class:`Rules` subclass (validated options, the deck, the deal) plus a
+:class:`State` subclass (whose turn, legal actions, apply, scores, one seat's view). Inside
+the engine actions and cards are small ints; ``action_text``/``parse_action`` translate to
+the readable strings stored in replays.
+
+A game runs through *chance* steps and *decisions*. Chance steps are the game ``setup``
+(e.g. the draw for first dealer) and each hand's ``deal``; each is a JSON-able record that a
+seeded run computes with :meth:`State.seeded_chance` and a recording enters by hand. Between
+them, players act.
+
+>>> import cardlab
+>>> sorted(cardlab.list_games())[:1]
+['bobs-hat']
+>>> rules = cardlab.get_game("bobs-hat").rules(players=4)
+>>> rules.options["hands"]
+10
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from .cards import Deck
+from .errors import IllegalActionError, OptionError, UnknownGameError
+
+JSON = Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One rules option: its default, what values it takes, and what it means."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    kind: type = str
+    low: int | None = None
+    high: int | None = None
+
+    def coerce(self, value: Any, game: str) -> Any:
+        """Turn ``value`` (a typed value, or the string a CLI user typed) into a valid value."""
+        where = f"{game} option {self.name}"
+        if isinstance(value, str) and self.kind is bool:
+            lowered = value.strip().lower()
+            if lowered in ("true", "yes", "on", "1"):
+                value = True
+            elif lowered in ("false", "no", "off", "0"):
+                value = False
+        elif isinstance(value, str) and self.kind is int:
+            try:
+                value = int(value)
+            except ValueError:
+                raise OptionError(f"{where} takes a whole number, not {value!r}") from None
+        if self.kind is bool and not isinstance(value, bool):
+            raise OptionError(f"{where} is true or false, not {value!r}")
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"{where} takes a whole number, not {value!r}")
+        if self.kind is str and not isinstance(value, str):
+            raise OptionError(f"{where} takes one of {self._choices()}, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(f"{where} takes one of {self._choices()}, not {value!r}")
+        if self.low is not None and value < self.low:
+            raise OptionError(f"{where} is at least {self.low}, not {value!r}")
+        if self.high is not None and value > self.high:
+            raise OptionError(f"{where} is at most {self.high}, not {value!r}")
+        return value
+
+    def _choices(self) -> str:
+        return ", ".join(str(c) for c in self.choices or ())
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-able description, for listing options."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "doc": self.doc}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.low is not None:
+            out["min"] = self.low
+        if self.high is not None:
+            out["max"] = self.high
+        return out
+
+
+class Rules:
+    """A game's rules with every option written out. Immutable once made.
+
+    Subclasses set ``name``, ``title``, ``OPTIONS`` (``players`` always among them), ``deck``
+    and ``state_class``, and may override :meth:`_finish` to derive or cross-check options.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    OPTIONS: ClassVar[tuple[Option, ...]]
+    deck: ClassVar[Deck]
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, **options: Any) -> None:
+        known = {opt.name: opt for opt in self.OPTIONS}
+        for key in options:
+            if key not in known:
+                raise OptionError(
+                    f"{self.name} has no option {key!r}; it has {', '.join(known)}"
+                )
+        values: dict[str, Any] = {}
+        for opt in self.OPTIONS:
+            raw = options.get(opt.name)
+            values[opt.name] = opt.default if raw is None else opt.coerce(raw, self.name)
+        self.options: dict[str, Any] = self._finish(values, given=set(options))
+        self.players: int = self.options["players"]
+
+    def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+        """Fill options whose default depends on others, and refuse contradictions."""
+        return values
+
+    def new_state(self) -> State:
+        """A fresh state at the start of a game, before the setup chance step."""
+        return self.state_class(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State:
+    """A position in a game. Mutable for speed; :meth:`clone` is cheap.
+
+    Seats are ints ``0..players-1``. ``to_act()`` is -1 while a chance step is due or the
+    game is over. Every subclass implements the methods below that raise
+    ``NotImplementedError``.
+    """
+
+    rules: Rules
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    # -- chance steps --------------------------------------------------------------------
+    def chance_kind(self) -> str | None:
+        """``"setup"`` or ``"deal"`` when a chance step is due, else None."""
+        raise NotImplementedError
+
+    def seeded_chance(self, seed: int | str) -> JSON:
+        """The record of the due chance step, computed from the seed and hand number alone."""
+        raise NotImplementedError
+
+    def apply_chance(self, record: JSON) -> None:
+        """Enter a chance record (a seeded one, or a real deal typed in); checks it fully."""
+        raise NotImplementedError
+
+    # -- decisions -----------------------------------------------------------------------
+    def to_act(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act; raises :class:`IllegalActionError`."""
+        raise NotImplementedError
+
+    def action_text(self, action: int) -> str:
+        raise NotImplementedError
+
+    def parse_action(self, text: str) -> int:
+        """The action a readable string names (e.g. ``"play blue14"``), in this position."""
+        raise NotImplementedError
+
+    # -- progress and scores -------------------------------------------------------------
+    def is_game_over(self) -> bool:
+        raise NotImplementedError
+
+    def hand_number(self) -> int:
+        """The 1-based number of the current (or last) hand, 0 before the first deal."""
+        raise NotImplementedError
+
+    def hand_over(self) -> bool:
+        """True once the current hand has ended (its scores are final)."""
+        raise NotImplementedError
+
+    def hand_scores(self) -> list[int]:
+        """The current hand's scores per seat so far (final once ``hand_over``)."""
+        raise NotImplementedError
+
+    def totals(self) -> list[int]:
+        """Each seat's cumulative score, including every finished hand."""
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The whole position as JSON-able data; with ``seat``, only what that seat sees."""
+        raise NotImplementedError
+
+    # -- helpers shared by all games ---------------------------------------------------
+    def legal_texts(self) -> list[str]:
+        return [self.action_text(a) for a in self.legal_actions()]
+
+    def act(self, text: str) -> None:
+        """Apply an action given as readable text."""
+        self.apply(self.parse_action(text))
+
+    def refuse(self, reason: str, action: str | None = None) -> IllegalActionError:
+        seat = self.to_act()
+        return IllegalActionError(
+            reason,
+            hand=self.hand_number() or None,
+            seat=None if seat < 0 else seat,
+            action=action,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInfo:
+    """A registered game: its name, title and rules class."""
+
+    name: str
+    title: str
+    rules_class: type[Rules]
+
+    def rules(self, **options: Any) -> Rules:
+        return self.rules_class(**options)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return self.rules_class.OPTIONS
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+
+
+def register(rules_class: type[Rules]) -> type[Rules]:
+    """Add a game to the registry (a class decorator; games register themselves on import)."""
+    _REGISTRY[rules_class.name] = GameInfo(rules_class.name, rules_class.title, rules_class)
+    return rules_class
+
+
+def _ensure_loaded() -> None:
+    from . import games  # noqa: F401  (importing registers every game)
+
+
+def get_game(name: str) -> GameInfo:
+    """The registered game called ``name``."""
+    _ensure_loaded()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"no game called {name!r}; cardlab has {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def list_games() -> dict[str, GameInfo]:
+    """Every registered game by name."""
+    _ensure_loaded()
+    return dict(_REGISTRY)
+
+
+def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``["hands=8", "mode=table"]`` → ``{"hands": "8", "mode": "table"}``."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"option {pair!r} should look like NAME=VALUE")
+        out[name.strip().replace("-", "_")] = value.strip()
+    return out

@@ -1,0 +1,5 @@
+"""The games cardlab knows. Importing this package registers each of them."""
+
+from . import bobs_hat  # noqa: F401
+
+__all__ = ["bobs_hat"]

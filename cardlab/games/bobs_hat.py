@@ -1,0 +1,525 @@
+"""Where's Bob's Hat? (Alan R. Moon): rules, state and scoring.
+
+60 cards, 1-20 in blue, red and black. Hand *k* deals 4+k cards each; the dealer turns up a
+trump card (gray: no trump), looks at his cards and picks Bob's Hat, +10 or -10; then everyone
+bids one or more of most blue / most red / most black / fewest, and the tricks are played.
+Taking a trick with a 14 or 15 in it takes the hat. See ``docs/rules-interpretations.md`` for
+every point where the rulebook is silent.
+
+>>> import cardlab
+>>> table = cardlab.new_game("bobs-hat", players=4, seed=7)
+>>> table.state.phase
+'hat'
+>>> table.act("hat -10")
+>>> table.state.legal_texts()[:2]
+['bid most-blue', 'bid most-red']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import deal_round_robin, draw, seeded_rng
+from ..errors import CardCodeError, IllegalActionError, OptionError
+from ..game import Option, Rules, register
+from .tricks import PLAY, SuitedDeck, TrickTaking
+
+SUITS = ("blue", "red", "black")
+TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
+DECK = SuitedDeck(
+    SUITS, tuple(range(1, 21)), code=lambda suit, rank: f"{suit}{rank}",
+    aliases={f"{alias}{r}": f"{suit}{r}" for r in range(1, 21)
+             for suit, aliases in (("blue", ("blu", "blå")), ("red", ("r", "rød")),
+                                   ("black", ("blk", "svart")))
+             for alias in aliases},
+    description="Where's Bob's Hat? card",
+)
+HAT_RANKS = (14, 15)
+IS_HAT = tuple(rank in HAT_RANKS for rank in DECK.rank_of)
+FIRST_HAND_SIZE = 5
+DEFAULT_HANDS = {3: 12, 4: 10, 5: 8}
+
+# Bids are bit flags on top of BID; the hat choice is HAT_PLUS / HAT_MINUS.
+MOST = (1, 2, 4)  # most blue, most red, most black
+FEWEST, DOUBLE, NO_BID = 8, 16, 32
+BID, HAT_PLUS, HAT_MINUS = 100, 200, 201
+BID_WORDS = {1: "most-blue", 2: "most-red", 4: "most-black", 8: "fewest",
+             24: "double-fewest"}
+RENEGE_PENALTY = -15
+
+PHASE_DEAL, PHASE_HAT, PHASE_BID, PHASE_OVER = "deal", "hat", "bid", "over"
+PHASE_PLAY = PLAY
+
+
+def max_hands(players: int) -> int:
+    """How many hands the deck allows: sizes 5, 6, ... while everyone still gets a card each."""
+    return len(DECK) // players - FIRST_HAND_SIZE + 1
+
+
+@register
+class BobsHatRules(Rules):
+    """The rules and options of Where's Bob's Hat?
+
+    >>> BobsHatRules(players=5).options["hands"]
+    8
+    """
+
+    name = "bobs-hat"
+    title = "Where's Bob's Hat?"
+    deck = DECK
+    OPTIONS = (
+        Option("players", 4, "number of players", kind=int, low=3, high=5),
+        Option("hands", None, "hands in the game (default 12/10/8 for 3/4/5 players)",
+               kind=int, low=1),
+        Option("until_deck_runs_out", False,
+               "house rule: play hands of 5, 6, 7... until the deck cannot deal another",
+               kind=bool),
+        Option("first_dealer", 0, "seat of the first dealer (the youngest player)", kind=int,
+               low=0),
+        Option("opening", "dealer",
+               "who bids first and leads the first trick: the dealer (rulebook) or the player"
+               " left of the dealer (the Norwegian review)",
+               choices=("dealer", "left-of-dealer")),
+        Option("hat_reveal", "when-found",
+               "whether the hat's value is shown at once or only when a hat card is first taken",
+               choices=("when-found", "at-once")),
+        Option("double_fewest", False, "optional rule: a fewest bid may be doubled", kind=bool),
+        Option("no_bids", False, "optional rule: each player may pass one hand per game",
+               kind=bool),
+        Option("secret_bidding", False,
+               "optional rule: bids are chosen in secret and shown together", kind=bool),
+        Option("negative_scoring", False,
+               "optional rule: a failed most bid also loses 1 per card taken in that suit",
+               kind=bool),
+        Option("mode", "strict",
+               "strict refuses a renege; table records it (-15, the hand is redealt)",
+               choices=("strict", "table")),
+    )
+
+    def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+        players = values["players"]
+        most = max_hands(players)
+        if values["until_deck_runs_out"]:
+            if "hands" in given and values["hands"] != most:
+                raise OptionError(
+                    f"bobs-hat option hands={values['hands']} contradicts until_deck_runs_out: "
+                    f"with {players} players the deck runs out after {most} hands")
+            values["hands"] = most
+        elif values["hands"] is None:
+            values["hands"] = DEFAULT_HANDS[players]
+        if values["hands"] > most:
+            raise OptionError(
+                f"bobs-hat option hands is at most {most} with {players} players: hand "
+                f"{most + 1} would need {(most + FIRST_HAND_SIZE) * players} of the 60 cards")
+        if values["first_dealer"] >= players:
+            raise OptionError(f"bobs-hat option first_dealer is a seat from 0 to {players - 1}")
+        return values
+
+    def hand_size(self, hand: int) -> int:
+        """Cards dealt to each player in hand ``hand`` (1-based)."""
+        return FIRST_HAND_SIZE + hand - 1
+
+    def legal_bids(self, may_pass: bool) -> tuple[int, ...]:
+        plain = tuple(range(1, 16))
+        doubled = tuple(f | DOUBLE for f in plain if f & FEWEST) if self.options[
+            "double_fewest"] else ()
+        return plain + doubled + ((NO_BID,) if may_pass else ())
+
+
+def bid_text(flags: int) -> str:
+    """``"most-blue,fewest"``; ``"none"`` for a no bid."""
+    if flags == NO_BID:
+        return "none"
+    words = [BID_WORDS[f] for f in MOST if flags & f]
+    if flags & FEWEST:
+        words.append(BID_WORDS[FEWEST | DOUBLE] if flags & DOUBLE else BID_WORDS[FEWEST])
+    return ",".join(words)
+
+
+def parse_bid(text: str) -> int:
+    words = [w for w in text.replace("+", ",").replace(" ", ",").split(",") if w]
+    if words == ["none"]:
+        return NO_BID
+    flags = 0
+    lookup = {v: k for k, v in BID_WORDS.items()}
+    for word in words:
+        if word not in lookup:
+            raise CardCodeError(
+                f"{word!r} is not a bid; bids are most-blue, most-red, most-black, fewest, "
+                "double-fewest, or none")
+        flags |= lookup[word]
+    return flags
+
+
+class BobsHatState(TrickTaking):
+    """A game of Where's Bob's Hat? in progress."""
+
+    rules: BobsHatRules
+
+    def __init__(self, rules: BobsHatRules) -> None:  # type: ignore[override]
+        super().__init__(rules)
+        n = rules.players
+        self._init_tricks(DECK, [f"seat {i + 1}" for i in range(n)])
+        self.phase = PHASE_DEAL
+        self.hand_no = 1
+        self.attempt = 1
+        self.pending = "first"  # which deal is due: first, next, redeal, or "" (none)
+        self.dealer = rules.options["first_dealer"]
+        self.opener = self._opener(self.dealer)
+        self.size = rules.hand_size(1)
+        self.hat_value = 0
+        self.bids = [0] * n
+        self.bidder = 0  # how many have bid
+        self.dealt_suits = [0, 0, 0]
+        self.no_bid_used = [False] * n
+        self.sheet: list[list[int]] = []  # one finished row per hand number
+        self.row = [0] * n  # the current hand's score so far (a renege penalty lands here)
+        self.reneges: list[tuple[int, int, int]] = []  # (hand, seat, card) of each renege
+
+    def _opener(self, dealer: int) -> int:
+        """Who bids first and leads the first trick."""
+        if self.rules.options["opening"] == "dealer":
+            return dealer
+        return (dealer + 1) % self.rules.players
+
+    # -- chance --------------------------------------------------------------------------
+    def chance_kind(self) -> str | None:
+        return "deal" if self.phase == PHASE_DEAL else None
+
+    def _upcoming(self) -> tuple[int, int, int]:
+        """(hand number, attempt, dealer) of the deal that is due."""
+        if self.pending == "next":
+            return self.hand_no + 1, 1, (self.dealer + 1) % self.rules.players
+        if self.pending == "redeal":
+            return self.hand_no, self.attempt + 1, self.dealer
+        return self.hand_no, self.attempt, self.dealer
+
+    def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
+        """The seeded trump (-1: gray) and hands of the due deal, as ints."""
+        hand, attempt, dealer = self._upcoming()
+        rng = seeded_rng(seed, "deal", hand, attempt)
+        trump = int(rng.random() * 4)  # the dealer turns a trump card before dealing
+        n = self.rules.players
+        size = self.rules.hand_size(hand)
+        order = draw(rng, len(DECK), n * size)
+        return (-1 if trump == 3 else trump), deal_round_robin(order, n, size,
+                                                               first=(dealer + 1) % n)
+
+    def seeded_chance(self, seed: int | str) -> dict[str, Any]:
+        trump, hands = self._seeded_cards(seed)
+        return {"trump": TRUMP_CARDS[trump],
+                "hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]}
+
+    def deal_seeded(self, seed: int | str) -> None:
+        """Same as ``apply_chance(seeded_chance(seed))``, without the round trip via codes."""
+        if self.phase != PHASE_DEAL:
+            raise self.refuse("no deal is due: the hand is still being played")
+        self._begin_hand(*self._seeded_cards(seed))
+
+    def apply_chance(self, record: Any) -> None:
+        if self.phase != PHASE_DEAL:
+            raise self.refuse("no deal is due: the hand is still being played")
+        hand, attempt, dealer = self._upcoming()
+        self.size = self.rules.hand_size(hand)
+        self._begin_hand(*self._check_deal(record, hand))
+
+    def _begin_hand(self, trump: int, hands: list[list[int]]) -> None:
+        self.hand_no, self.attempt, self.dealer = self._upcoming()
+        self.pending = ""
+        self.opener = self._opener(self.dealer)
+        self.size = self.rules.hand_size(self.hand_no)
+        self._start_tricks(hands, trump, self.opener)
+        self.bids = [0] * self.rules.players
+        self.bidder = 0
+        counts = [0, 0, 0]
+        suit_of = DECK.suit_of
+        for cards in hands:
+            for card in cards:
+                counts[suit_of[card]] += 1
+        self.dealt_suits = counts
+        self.hat_value = 0
+        self.phase = PHASE_HAT
+        self.turn = self.dealer
+
+    def _check_deal(self, record: Any, hand: int) -> tuple[int, list[list[int]]]:
+        """Parse and check a deal record: (trump suit or -1, hands)."""
+        n = self.rules.players
+        size = self.rules.hand_size(hand)
+        if not isinstance(record, dict) or set(record) != {"trump", "hands"}:
+            raise self.refuse('a Bob\'s Hat deal is {"trump": ..., "hands": [...]}')
+        if record["trump"] not in TRUMP_CARDS:
+            raise self.refuse(f"the trump card is blue, red, black or gray, not "
+                              f"{record['trump']!r}")
+        hands = record["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise self.refuse(f"the deal must give a hand to each of the {n} players")
+        parsed: list[list[int]] = []
+        seen: set[int] = set()
+        for seat, codes in enumerate(hands):
+            if not isinstance(codes, list) or len(codes) != size:
+                got = len(codes) if isinstance(codes, list) else 0
+                raise self.refuse(f"hand {hand} deals {size} cards each, but "
+                                  f"{self.names[seat]} was dealt {got}")
+            cards = [DECK.parse(code) for code in codes]
+            seen.update(cards)
+            parsed.append(cards)
+        if len(seen) != n * size:
+            raise self.refuse("the deal names a card twice; the deck has one of each")
+        trump = TRUMP_CARDS.index(record["trump"])
+        return (-1 if trump == 3 else trump), parsed
+
+    # -- decisions -----------------------------------------------------------------------
+    def to_act(self) -> int:
+        return self.turn if self.phase in (PHASE_HAT, PHASE_BID, PHASE_PLAY) else -1
+
+    def _legal_other(self) -> list[int]:
+        phase = self.phase
+        if phase == PHASE_BID:
+            may_pass = self.rules.options["no_bids"] and not self.no_bid_used[self.turn]
+            return [BID + f for f in self.rules.legal_bids(may_pass)]
+        if phase == PHASE_HAT:
+            return [HAT_PLUS, HAT_MINUS]
+        return []
+
+    def _trick_done(self, winner: int) -> None:
+        if len(self.history) == self.size:
+            self._end_hand()
+
+    def _illegal_play(self, action: int) -> None:
+        if self.rules.options["mode"] == "table" and self._play_problem(action) and \
+                self._is_renege(action):
+            self._renege(action)
+            return
+        raise self.refuse(self._play_problem(action) or self._wrong_phase(action),
+                          self._text(action))
+
+    def _apply_other(self, action: int) -> None:
+        phase = self.phase
+        if phase == PHASE_BID and BID < action < HAT_PLUS:
+            flags = action - BID
+            may_pass = self.rules.options["no_bids"] and not self.no_bid_used[self.turn]
+            if flags not in self.rules.legal_bids(may_pass):
+                raise self.refuse(self._bid_problem(flags, may_pass), bid_text(flags))
+            seat = self.turn
+            self.bids[seat] = flags
+            if flags == NO_BID:
+                self.no_bid_used[seat] = True
+            self.bidder += 1
+            self.turn = (seat + 1) % self.rules.players
+            if self.bidder == self.rules.players:
+                self.phase = PHASE_PLAY
+                self.turn = self.leader = self.opener
+            return
+        if phase == PHASE_HAT and action in (HAT_PLUS, HAT_MINUS):
+            self.hat_value = 10 if action == HAT_PLUS else -10
+            self.phase = PHASE_BID
+            self.turn = self.opener
+            return
+        raise self.refuse(self._wrong_phase(action), self._text(action))
+
+    def _wrong_phase(self, action: int) -> str:
+        if self.phase == PHASE_HAT:
+            return f"the dealer, {self.names[self.dealer]}, must first choose Bob's Hat: +10 or -10"
+        if self.phase == PHASE_BID:
+            return f"{self.names[self.turn]} must bid before any card is played"
+        if self.phase == PHASE_PLAY:
+            return f"the bids are made; {self.names[self.turn]} must play a card"
+        return "the hand is over; the next hand must be dealt" if not self.is_game_over() \
+            else "the game is over"
+
+    def _bid_problem(self, flags: int, may_pass: bool) -> str:
+        name = self.names[self.turn]
+        if flags == NO_BID:
+            if not self.rules.options["no_bids"]:
+                return "no bids are not allowed (the optional rule 'no bids' is off)"
+            return f"{name} has already used the one no bid allowed per game"
+        if flags & DOUBLE and not self.rules.options["double_fewest"]:
+            return "double fewest is not allowed (the optional rule is off)"
+        if flags & NO_BID:
+            return "a no bid cannot be combined with other bids"
+        return "a bid is one or more of most blue, most red, most black and fewest"
+
+    def _renege(self, card: int) -> None:
+        """Table mode: a renege scores -15 and the hand is replayed with a new deal."""
+        seat = self.turn
+        self.renege = (seat, card)
+        self.reneges.append((self.hand_no, seat, card))
+        self._force_play(card)
+        self.row[seat] += RENEGE_PENALTY
+        for s, flags in enumerate(self.bids):  # the replayed hand may be passed again
+            if flags == NO_BID:
+                self.no_bid_used[s] = False
+        self.pending = "redeal"
+        self.phase = PHASE_DEAL
+        self.turn = -1
+
+    def taken(self) -> list[list[int]]:
+        """Cards taken per seat per suit (blue, red, black) so far this hand."""
+        taken = [[0, 0, 0] for _ in range(self.rules.players)]
+        suit_of = DECK.suit_of
+        for _, cards, winner in self.history:
+            mine = taken[winner]
+            for card in cards:
+                mine[suit_of[card]] += 1
+        return taken
+
+    def hat_holder(self) -> int:
+        """Who holds Bob's Hat: the last to take a trick with a 14 or 15 in it, else -1."""
+        for _, cards, winner in reversed(self.history):
+            if any(IS_HAT[card] for card in cards):
+                return winner
+        return -1
+
+    def _end_hand(self) -> None:
+        scores = score_hand(self.bids, self.taken(), self.dealt_suits, self.size,
+                            self.hat_holder(), self.hat_value,
+                            self.rules.options["negative_scoring"])
+        row = [a + b for a, b in zip(self.row, scores)]
+        self.sheet.append(row)
+        self.row = [0] * self.rules.players
+        self.phase = PHASE_OVER if self.hand_no == self.rules.options["hands"] else PHASE_DEAL
+        self.pending = "next"
+        self.turn = -1
+
+    # -- readable actions ----------------------------------------------------------------
+    def action_text(self, action: int) -> str:
+        if 0 <= action < len(DECK):
+            return f"play {DECK.codes[action]}"
+        if action == HAT_PLUS:
+            return "hat +10"
+        if action == HAT_MINUS:
+            return "hat -10"
+        if BID < action < HAT_PLUS:
+            return f"bid {bid_text(action - BID)}"
+        raise CardCodeError(f"{action} is not a Where's Bob's Hat? action")
+
+    def parse_action(self, text: str) -> int:
+        verb, _, rest = text.strip().partition(" ")
+        rest = rest.strip()
+        if verb == "play":
+            return DECK.parse(rest)
+        if verb == "bid":
+            return BID + parse_bid(rest)
+        if verb == "hat" and rest in ("+10", "10", "-10"):
+            return HAT_MINUS if rest == "-10" else HAT_PLUS
+        raise CardCodeError(
+            f"{text!r} is not a Where's Bob's Hat? action; actions look like 'hat -10', "
+            "'bid most-blue,fewest' or 'play blue14'")
+
+    # -- progress ------------------------------------------------------------------------
+    def is_game_over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def hand_number(self) -> int:
+        return self.hand_no
+
+    def hand_over(self) -> bool:
+        return self.pending == "next"
+
+    def hand_scores(self) -> list[int]:
+        return self.row[:]
+
+    def totals(self) -> list[int]:
+        return [sum(col) for col in zip(*self.sheet)] if self.sheet else [0] * self.rules.players
+
+    def clone(self) -> BobsHatState:
+        other = BobsHatState.__new__(BobsHatState)
+        other.rules = self.rules
+        self._copy_tricks_into(other)
+        other.phase = self.phase
+        other.hand_no = self.hand_no
+        other.attempt = self.attempt
+        other.pending = self.pending
+        other.dealer = self.dealer
+        other.opener = self.opener
+        other.size = self.size
+        other.hat_value = self.hat_value
+        other.bids = self.bids[:]
+        other.bidder = self.bidder
+        other.dealt_suits = self.dealt_suits[:]
+        other.no_bid_used = self.no_bid_used[:]
+        other.sheet = [r[:] for r in self.sheet]
+        other.row = self.row[:]
+        other.reneges = self.reneges[:]
+        return other
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The position; with ``seat``, other hands are hidden and so are secret bids and a
+        hidden hat value (when that seat could not know them yet)."""
+        n = self.rules.players
+        opts = self.rules.options
+        bids_visible = not opts["secret_bidding"] or self.phase != PHASE_BID
+        bids: list[list[str] | None] = []
+        for s in range(n):
+            flags = self.bids[s]
+            shown = flags and (seat is None or seat == s or bids_visible)
+            bids.append(bid_text(flags).split(",") if shown else None)
+        holder = self.hat_holder()
+        taken = self.taken()
+        hat_known = (seat is None or seat == self.dealer or opts["hat_reveal"] == "at-once"
+                     or holder >= 0)
+        to_act = self.to_act()
+        return {
+            "game": self.rules.name,
+            "phase": self.phase,
+            "hand": self.hand_no,
+            "attempt": self.attempt,
+            "hand_over": self.hand_over(),
+            "hand_size": self.size,
+            "dealer": self.dealer,
+            "to_act": None if to_act < 0 else to_act,
+            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
+            else [],
+            "trump": None if self.trump < 0 else SUITS[self.trump],
+            "hat": {"value": self.hat_value if (self.hat_value and hat_known) else None,
+                    "chosen": bool(self.hat_value),
+                    "holder": None if holder < 0 else holder},
+            "hands": self.hands_snapshot(seat),
+            "hand_counts": self.hand_counts(),
+            "bids": bids,
+            "trick": self.current_trick_snapshot(),
+            "tricks": self.tricks_snapshot(),
+            "taken": [dict(zip(SUITS, t)) for t in taken],
+            "taken_total": [sum(t) for t in taken],
+            "renege": None if self.renege is None else {
+                "seat": self.renege[0], "card": DECK.codes[self.renege[1]]},
+            "hand_scores": self.row[:],
+            "sheet": [r[:] for r in self.sheet],
+            "totals": self.totals(),
+        }
+
+
+def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], size: int,
+               hat_holder: int, hat_value: int, negative_scoring: bool) -> list[int]:
+    """Each seat's score for one hand, every bid scored on its own.
+
+    >>> # Anna bids most blue and takes 4 blue; Bob 3, Chris 1: 5 + 4 = 9.
+    >>> score_hand([1, 0, 0], [[4, 0, 0], [3, 0, 0], [1, 0, 0]], [8, 0, 0], 7, -1, 0, False)[0]
+    9
+    """
+    n = len(bids)
+    totals = [sum(t) for t in taken]
+    scores = [0] * n
+    for seat, flags in enumerate(bids):
+        if flags == NO_BID:
+            continue
+        for suit, bit in enumerate(MOST):
+            if flags & bit:
+                mine = taken[seat][suit]
+                made = dealt_suits[suit] == 0 or all(
+                    mine > taken[o][suit] for o in range(n) if o != seat)
+                if made:
+                    scores[seat] += 5 + mine
+                else:
+                    scores[seat] -= 5 + (mine if negative_scoring else 0)
+        if flags & FEWEST:
+            made = all(totals[seat] < totals[o] for o in range(n) if o != seat)
+            points = size * (2 if flags & DOUBLE else 1)
+            scores[seat] += points if made else -points
+    if hat_holder >= 0 and bids[hat_holder] != NO_BID:
+        scores[hat_holder] += hat_value
+    return scores
+
+
+__all__ = ["BobsHatRules", "BobsHatState", "score_hand", "DECK", "IllegalActionError"]
+BobsHatRules.state_class = BobsHatState

@@ -1,0 +1,257 @@
+"""Trick-taking mechanics shared by Where's Bob's Hat? and Ted's Game.
+
+Written once: hands held per suit, following suit, the highest trump or else the highest card
+of the suit led winning, the winner leading next, and the teaching text that says why a card
+won or why a play is refused. A game's state class inherits :class:`TrickTaking` and adds its
+own phases (bids, the hat, the hook) and scoring.
+
+Cards are ints ``suit * ranks + (rank - low_rank)``; each hand is kept as one list per suit,
+so following suit and the legal plays are list look-ups rather than scans.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Deck
+from ..game import State
+
+PLAY = "play"  # the phase in which cards are played to tricks (compared by identity)
+
+
+class SuitedDeck(Deck):
+    """A deck of ``len(suits) * len(ranks)`` cards with ``suit``/``rank`` tables."""
+
+    __slots__ = ("suits", "ranks", "suit_of", "rank_of", "rank_names")
+
+    def __init__(self, suits: tuple[str, ...], ranks: tuple[int, ...],
+                 code: Any, aliases: dict[str, str], description: str,
+                 rank_names: dict[int, str] | None = None) -> None:
+        self.suits = suits
+        self.ranks = ranks
+        self.rank_names = rank_names or {}
+        self.suit_of = tuple(s for s in range(len(suits)) for _ in ranks)
+        self.rank_of = tuple(r for _ in suits for r in ranks)
+        codes = [code(suits[s], r) for s in range(len(suits)) for r in ranks]
+        super().__init__(codes, aliases, description)
+
+    def card(self, suit: int, rank: int) -> int:
+        return suit * len(self.ranks) + self.ranks.index(rank)
+
+
+class TrickTaking(State):
+    """The play of tricks. Subclasses call ``_start_tricks`` then ``_play`` for each card."""
+
+    deck: SuitedDeck
+    names: list[str]
+    suit_of: tuple[int, ...]
+    ncards: int
+    nseats: int
+    hands: list[list[list[int]]]  # seat → suit → cards, each list ascending
+    trump: int  # suit index, or -1 for no trump
+    turn: int
+    leader: int
+    led: int
+    trick: list[int]
+    win_seat: int
+    win_card: int
+    history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
+    tricks_won: list[int]
+    renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
+    phase: str
+
+    def _init_tricks(self, deck: SuitedDeck, names: list[str]) -> None:
+        """Set up the empty table (call once from ``__init__``)."""
+        self.deck = deck
+        self.names = names
+        self.suit_of = deck.suit_of
+        self.ncards = len(deck)
+        self.nseats = len(names)
+        self._start_tricks([[] for _ in names], -1, -1)
+
+    def _start_tricks(self, hands: list[list[int]], trump: int, leader: int) -> None:
+        suit_of = self.deck.suit_of
+        nsuits = len(self.deck.suits)
+        self.hands = []
+        for cards in hands:
+            by_suit: list[list[int]] = [[] for _ in range(nsuits)]
+            for card in sorted(cards):
+                by_suit[suit_of[card]].append(card)
+            self.hands.append(by_suit)
+        self.trump = trump
+        self.turn = self.leader = leader
+        self.led = -1
+        self.trick = []
+        self.win_seat = self.win_card = -1
+        self.history = []
+        self.tricks_won = [0] * len(hands)
+        self.renege = None
+
+    # -- the protocol's hot path: legal actions and apply ----------------------------
+    # The play of a card is handled here for every trick-taking game; the other phases
+    # (bids, the hat...) go to the subclass hooks ``_legal_other`` and ``_apply_other``.
+    # Playouts spend nearly all their time in these two methods, hence the flat code.
+
+    def legal_actions(self) -> list[int]:
+        if self.phase is not PLAY:
+            return self._legal_other()
+        held = self.hands[self.turn]
+        led = self.led
+        if led >= 0 and held[led]:
+            return held[led][:]
+        if len(held) == 4:
+            return held[0] + held[1] + held[2] + held[3]
+        return [card for suit in held for card in suit]
+
+    def apply(self, action: int) -> None:
+        if self.phase is not PLAY:
+            self._apply_other(action)
+            return
+        winner = self._play(action)
+        if winner >= 0:
+            self._trick_done(winner)
+        elif winner == -2:
+            self._illegal_play(action)
+
+    def _legal_other(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply_other(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _trick_done(self, winner: int) -> None:
+        """Called after each completed trick (the last one too)."""
+
+    def _illegal_play(self, action: int) -> None:
+        """A card that may not be played: refuse it, or (table mode) record a renege."""
+        raise self.refuse(self._play_problem(action) or "no card may be played now",
+                          self._text(action))
+
+    def _text(self, action: int) -> str:
+        try:
+            return self.action_text(action)
+        except Exception:  # an int no action maps to: show the int itself
+            return str(action)
+
+    def _play_problem(self, card: int) -> str | None:
+        """Why ``card`` may not be played now, in the words of the rules, or None."""
+        deck = self.deck
+        if not 0 <= card < self.ncards:
+            return None
+        seat = self.turn
+        name = self.names[seat]
+        held = self.hands[seat]
+        if card not in held[deck.suit_of[card]]:
+            return f"{name} does not hold {deck.codes[card]}"
+        if self.led >= 0 and deck.suit_of[card] != self.led and held[self.led]:
+            suit = deck.suits[self.led]
+            return (f"{name} must follow {suit}, the suit led: {name} holds "
+                    f"{', '.join(deck.codes[c] for c in held[self.led])}")
+        return None
+
+    def _is_renege(self, card: int) -> bool:
+        held = self.hands[self.turn]
+        return self.led >= 0 and self.deck.suit_of[card] != self.led and bool(held[self.led])
+
+    def _play(self, card: int) -> int:
+        """Play ``card`` for the seat to act if it is legal.
+
+        Returns the winner when the card completes a trick, -1 mid-trick, and -2 (changing
+        nothing) when the card is not held or fails to follow suit; ``_play_problem`` then
+        says why. This is the hot path of every playout, hence the flat code.
+        """
+        if card < 0 or card >= self.ncards:
+            return -2
+        seat = self.turn
+        held = self.hands[seat]
+        suit = self.suit_of[card]
+        cards = held[suit]
+        led = self.led
+        if card not in cards or (led >= 0 and suit != led and held[led]):
+            return -2
+        cards.remove(card)
+        trick = self.trick
+        trick.append(card)
+        if led < 0:
+            self.led = suit
+            self.win_seat, self.win_card = seat, card
+        else:
+            win_suit = self.suit_of[self.win_card]
+            if (suit == win_suit and card > self.win_card) or (
+                suit == self.trump and win_suit != self.trump
+            ):
+                self.win_seat, self.win_card = seat, card
+        if len(trick) < self.nseats:
+            self.turn = seat + 1 if seat + 1 < self.nseats else 0
+            return -1
+        winner = self.win_seat
+        self.history.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.led = -1
+        self.turn = self.leader = winner
+        return winner
+
+    def _force_play(self, card: int) -> None:
+        """Table mode: put a held card on the trick even though it reneges."""
+        self.hands[self.turn][self.suit_of[card]].remove(card)
+        self.trick.append(card)
+
+    # -- teaching text -------------------------------------------------------------------
+    def trick_cards(self, leader: int, cards: tuple[int, ...] | list[int]) -> list[list[Any]]:
+        """``[[seat, code], ...]`` in play order."""
+        n = len(self.hands)
+        return [[(leader + i) % n, self.deck.codes[c]] for i, c in enumerate(cards)]
+
+    def win_reason(self, cards: tuple[int, ...] | list[int], winner_card: int) -> str:
+        """Why ``winner_card`` takes the trick: "highest trump" or "highest blue, the suit led"."""
+        deck = self.deck
+        if self.trump >= 0 and deck.suit_of[winner_card] == self.trump:
+            trumps = sum(1 for c in cards if deck.suit_of[c] == self.trump)
+            return "the only trump" if trumps == 1 else "highest trump"
+        suit = deck.suits[deck.suit_of[cards[0]]]
+        return f"highest {suit}, the suit led"
+
+    def tricks_snapshot(self) -> list[dict[str, Any]]:
+        out = []
+        for leader, cards, winner in self.history:
+            best = cards[(winner - leader) % len(self.hands)]
+            out.append({
+                "leader": leader,
+                "cards": self.trick_cards(leader, cards),
+                "winner": winner,
+                "winning_card": self.deck.codes[best],
+                "reason": self.win_reason(cards, best),
+            })
+        return out
+
+    def hands_snapshot(self, seat: int | None) -> list[list[str] | None]:
+        codes = self.deck.codes
+        return [
+            [codes[c] for suit in held for c in suit] if seat is None or seat == s else None
+            for s, held in enumerate(self.hands)
+        ]
+
+    def hand_counts(self) -> list[int]:
+        return [sum(len(suit) for suit in held) for held in self.hands]
+
+    def current_trick_snapshot(self) -> dict[str, Any]:
+        return {"leader": self.leader, "cards": self.trick_cards(self.leader, self.trick)}
+
+    def _copy_tricks_into(self, other: TrickTaking) -> None:
+        other.deck = self.deck
+        other.names = self.names
+        other.suit_of = self.suit_of
+        other.ncards = self.ncards
+        other.nseats = self.nseats
+        other.hands = [[suit[:] for suit in held] for held in self.hands]
+        other.trump = self.trump
+        other.turn = self.turn
+        other.leader = self.leader
+        other.led = self.led
+        other.trick = self.trick[:]
+        other.win_seat = self.win_seat
+        other.win_card = self.win_card
+        other.history = self.history[:]
+        other.tricks_won = self.tricks_won[:]
+        other.renege = self.renege
