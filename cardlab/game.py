@@ -116,6 +116,11 @@ class Rules:
         """Fill options whose default depends on others, and refuse contradictions."""
         return values
 
+    @classmethod
+    def conformance_option_sets(cls) -> list[dict[str, Any]]:
+        """Option sets the generic conformance test plays (keep games short: few hands)."""
+        return [{}]
+
     def new_state(self) -> State:
         """A fresh state at the start of a game, before the setup chance step."""
         return self.state_class(self)
@@ -196,6 +201,17 @@ class State:
         raise NotImplementedError
 
     def clone(self) -> State:
+        raise NotImplementedError
+
+    def dealt_cards(self) -> list[int]:
+        """Every card brought into play by the setup and deals of the current hand."""
+        raise NotImplementedError
+
+    def accounted_cards(self) -> list[int]:
+        """Every card the state knows where it is (hands, tricks, stock, pile...).
+
+        Conservation: ``sorted(accounted_cards()) == sorted(dealt_cards())`` at every step.
+        """
         raise NotImplementedError
 
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:

@@ -115,6 +115,18 @@ class BobsHatRules(Rules):
             raise OptionError(f"bobs-hat option first_dealer is a seat from 0 to {players - 1}")
         return values
 
+    @classmethod
+    def conformance_option_sets(cls) -> list[dict[str, Any]]:
+        sets: list[dict[str, Any]] = []
+        for players in (3, 4, 5):
+            sets.append({"players": players, "hands": 3})
+            sets.append({"players": players, "hands": 2, "opening": "left-of-dealer",
+                         "hat_reveal": "at-once", "double_fewest": True, "no_bids": True,
+                         "secret_bidding": True, "negative_scoring": True})
+            sets.append({"players": players, "until_deck_runs_out": True, "mode": "table",
+                         "no_bids": True, "first_dealer": players - 1})
+        return sets
+
     def hand_size(self, hand: int) -> int:
         """Cards dealt to each player in hand ``hand`` (1-based)."""
         return FIRST_HAND_SIZE + hand - 1
@@ -420,7 +432,8 @@ class BobsHatState(TrickTaking):
         return self.row[:]
 
     def totals(self) -> list[int]:
-        return [sum(col) for col in zip(*self.sheet)] if self.sheet else [0] * self.rules.players
+        """Finished hands plus the current hand's penalties (a renege counts at once)."""
+        return [sum(col) for col in zip(*self.sheet, self.row)]
 
     def clone(self) -> BobsHatState:
         other = BobsHatState.__new__(BobsHatState)

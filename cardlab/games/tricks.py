@@ -58,6 +58,7 @@ class TrickTaking(State):
     history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
     tricks_won: list[int]
     renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
+    dealt: list[int]  # every card dealt this hand
     phase: str
 
     def _init_tricks(self, deck: SuitedDeck, names: list[str]) -> None:
@@ -86,6 +87,7 @@ class TrickTaking(State):
         self.history = []
         self.tricks_won = [0] * len(hands)
         self.renege = None
+        self.dealt = [c for cards in hands for c in cards]
 
     # -- the protocol's hot path: legal actions and apply ----------------------------
     # The play of a card is handled here for every trick-taking game; the other phases
@@ -238,6 +240,13 @@ class TrickTaking(State):
     def current_trick_snapshot(self) -> dict[str, Any]:
         return {"leader": self.leader, "cards": self.trick_cards(self.leader, self.trick)}
 
+    def accounted_cards(self) -> list[int]:
+        cards = [c for held in self.hands for suit in held for c in suit]
+        cards.extend(self.trick)
+        for _, played, _ in self.history:
+            cards.extend(played)
+        return cards
+
     def _copy_tricks_into(self, other: TrickTaking) -> None:
         other.deck = self.deck
         other.names = self.names
@@ -255,3 +264,7 @@ class TrickTaking(State):
         other.history = self.history[:]
         other.tricks_won = self.tricks_won[:]
         other.renege = self.renege
+        other.dealt = self.dealt
+
+    def dealt_cards(self) -> list[int]:
+        return list(self.dealt)
