@@ -273,7 +273,7 @@ class Replay:
             for _ in self.replay_line(state, h, hand.actions, file, base + ".actions"):
                 pass
             self._validate_variations(start, h, hand.actions, file, base + ".actions", 1)
-            scores = [a - b for a, b in zip(state.totals(), before)]
+            scores = [a - b for a, b in zip(state.totals(), before, strict=True)]
             ended = state.chance_kind() == "deal" or state.is_game_over()
             if hand.scores is not None and (not ended or hand.scores != scores):
                 raise ReplayError(
@@ -491,7 +491,8 @@ class Table:
         hand = self.replay.hands[-1]
         hand.actions.append(action)
         if self.state.chance_kind() == "deal" or self.state.is_game_over():
-            hand.scores = [a - b for a, b in zip(self.state.totals(), self._hand_totals)]
+            after = self.state.totals()
+            hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
         self._advance()
 
     def note(self, note: Note) -> None:

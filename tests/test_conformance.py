@@ -86,7 +86,8 @@ def play_checked(game: str, options: dict, seed: int, oracle) -> cardlab.Replay:
         assert hand.scores is not None
         assert oracle.hand_scores(cursor.position, again.options) == hand.scores, (
             f"seed {seed}, hand {h + 1}: oracle and engine disagree")
-    assert replay.totals == [sum(col) for col in zip(*(h.scores for h in replay.hands))]
+    columns = zip(*(h.scores for h in replay.hands), strict=True)
+    assert replay.totals == [sum(col) for col in columns]
     return replay
 
 

@@ -386,7 +386,7 @@ class BobsHatState(TrickTaking):
         scores = score_hand(self.bids, self.taken(), self.dealt_suits, self.size,
                             self.hat_holder(), self.hat_value,
                             self.rules.options["negative_scoring"])
-        row = [a + b for a, b in zip(self.row, scores)]
+        row = [a + b for a, b in zip(self.row, scores, strict=True)]
         self.sheet.append(row)
         self.row = [0] * self.rules.players
         self.phase = PHASE_OVER if self.hand_no == self.rules.options["hands"] else PHASE_DEAL
@@ -433,7 +433,7 @@ class BobsHatState(TrickTaking):
 
     def totals(self) -> list[int]:
         """Finished hands plus the current hand's penalties (a renege counts at once)."""
-        return [sum(col) for col in zip(*self.sheet, self.row)]
+        return [sum(col) for col in zip(*self.sheet, self.row, strict=True)]
 
     def clone(self) -> BobsHatState:
         other = BobsHatState.__new__(BobsHatState)
@@ -492,7 +492,7 @@ class BobsHatState(TrickTaking):
             "bids": bids,
             "trick": self.current_trick_snapshot(),
             "tricks": self.tricks_snapshot(),
-            "taken": [dict(zip(SUITS, t)) for t in taken],
+            "taken": [dict(zip(SUITS, t, strict=True)) for t in taken],
             "taken_total": [sum(t) for t in taken],
             "renege": None if self.renege is None else {
                 "seat": self.renege[0], "card": DECK.codes[self.renege[1]]},
