@@ -97,6 +97,12 @@ class Rules:
     OPTIONS: ClassVar[tuple[Option, ...]]
     deck: ClassVar[Deck]
     state_class: ClassVar[type[State]]
+    low_score_wins: ClassVar[bool] = False  # Whot: the lowest total wins the rubber
+
+    def winners(self, totals: list[int]) -> list[int]:
+        """The seats with the best total."""
+        best = min(totals) if self.low_score_wins else max(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
 
     def __init__(self, **options: Any) -> None:
         known = {opt.name: opt for opt in self.OPTIONS}

@@ -1,0 +1,92 @@
+"""A plain-text view of a replay: hand by hand, trick by trick, with scores.
+
+Computed from cursor positions alone, so it works for every game: trick-taking games get a
+line per trick (who led, the cards, who won and why); other games a line per action.
+
+>>> import cardlab
+>>> print(render(cardlab.load("replays/norwegian-review.json")).splitlines()[2])
+Hand 1 — Brad deals 5 cards each; trump black
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cursor import Cursor
+from .replay import Note, Replay
+
+
+def _note(note: Note | None, lang: str) -> str | None:
+    if note is None or isinstance(note, str):
+        return note
+    return note.get(lang) or next(iter(note.values()))
+
+
+def _header(pos: dict[str, Any], seats: list[str], attempt: int) -> str:
+    parts = [f"Hand {pos['hand']}" + (f" (redeal {attempt})" if attempt > 1 else "")]
+    facts = []
+    if pos.get("dealer") is not None:
+        size = pos.get("hand_size")
+        facts.append(f"{seats[pos['dealer']]} deals" + (f" {size} cards each" if size else ""))
+    if "trump" in pos:
+        turned = f" (turned {pos['turned']})" if pos.get("turned") else ""
+        facts.append(f"trump {pos['trump'] or 'none'}{turned}")
+    if pos.get("call_card"):
+        facts.append(f"call card {pos['call_card']}")
+    return " — ".join([parts[0], "; ".join(facts)]) if facts else parts[0]
+
+
+def render(replay: Replay, seat: int | None = None, lang: str = "en",
+           notes: bool = True) -> str:
+    """The replay as readable text (``seat``: only what that seat could see)."""
+    seats = replay.seats
+    title = replay.meta.get("title") or f"{replay.rules.title}"
+    lines = [title, "Seats: " + ", ".join(seats)]
+    cursor = Cursor(replay, seat=seat)
+    done_tricks = 0
+    for index in range(len(cursor)):
+        cursor.goto(index)
+        pos = cursor.position
+        step = cursor.step
+        if step.index == 0:
+            lines.append(_header(pos, seats, pos.get("attempt", 1)))
+            done_tricks = 0
+        action = pos["action"]
+        if action is not None and "tricks" not in pos:
+            lines.append(f"  {action['seat']}: {action['act']}")
+        elif action is not None and not action["act"].startswith("play"):
+            lines.append(f"  {action['seat']}: {action['act']}")
+        if "tricks" in pos and len(pos["tricks"]) > done_tricks:
+            done_tricks = len(pos["tricks"])
+            trick = pos["tricks"][-1]
+            cards = ", ".join(f"{seats[s]} {code}" for s, code in trick["cards"])
+            lines.append(f"  Trick {done_tricks}: {cards} → {seats[trick['winner']]} "
+                         f"({trick['winning_card']}: {trick['reason']})")
+            holder = pos.get("hat", {}).get("holder")
+            if holder is not None:
+                lines[-1] += f"; hat: {seats[holder]}"
+        if pos.get("renege"):
+            r = pos["renege"]
+            lines.append(f"  RENEGE by {seats[r['seat']]} ({r['card']}): -15, the hand is "
+                         "dealt again")
+        text = _note(pos["note"], lang) if notes else None
+        if text:
+            lines.append(f"    » {text}")
+        last_of_hand = step.index == len(cursor.line)
+        if last_of_hand:
+            record = replay.hands[step.hand]
+            if record.scores is not None:
+                scores = ", ".join(f"{s} {v:+d}" for s, v in zip(seats, record.scores,
+                                                                  strict=True))
+                totals = ", ".join(f"{s} {v}" for s, v in zip(seats, pos["totals"],
+                                                               strict=True))
+                lines.append(f"  Scores: {scores}")
+                lines.append(f"  Totals: {totals}")
+            else:
+                lines.append("  (hand not finished)")
+    if replay.totals is not None:
+        winners = [seats[s] for s in replay.rules.winners(replay.totals)]
+        final = ", ".join(f"{s} {v}" for s, v in zip(seats, replay.totals, strict=True))
+        lines.append(f"Final: {final} — {' and '.join(winners)} "
+                     f"{'win' if len(winners) > 1 else 'wins'}")
+    return "\n".join(lines)
