@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .bots import KINDS, make_bot
 from .errors import CardlabError
@@ -60,7 +60,7 @@ def _seed(text: str) -> int | str:
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
-        options = parse_option_pairs(args.option)
+        options: dict[str, Any] = dict(parse_option_pairs(args.option))
         seats = args.seats.split(",") if args.seats else None
         seed = _seed(args.seed)
         table = new_game(args.game, players=args.players, seed=seed, seats=seats, **options)
