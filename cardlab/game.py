@@ -172,6 +172,12 @@ class State:
     def to_act(self) -> int:
         raise NotImplementedError
 
+    def actor(self, action: int) -> int:
+        """The seat that makes ``action``: the seat to act, unless the rules let another seat
+        act out of turn (Ted's Game: the last bidder changing a bid before the next one bids).
+        Such actions are not in ``legal_actions()``, which lists the choices of ``to_act()``."""
+        return self.to_act()
+
     def legal_actions(self) -> list[int]:
         raise NotImplementedError
 

@@ -224,7 +224,8 @@ class Replay:
                 raise ReplayError(
                     f"hand {hand + 1}, step {step}: {action.act!r} comes after the hand has "
                     "ended", file=file, path=where)
-            if action.seat != self.seats[seat]:
+            if action.seat != self.seats[seat] and \
+                    action.seat != _out_of_turn(state, action, self.seats):
                 raise ReplayError(
                     f"hand {hand + 1}, step {step}: it is {self.seats[seat]}'s turn, not "
                     f"{action.seat}'s", file=file, path=where + ".seat")
@@ -296,6 +297,15 @@ class Replay:
                     pass
                 self._validate_variations(state, hand, line, file, vbase, first_step + i)
             state.act(action.act)  # this line was checked already by the caller
+
+
+def _out_of_turn(state: State, action: Action, seats: list[str]) -> str | None:
+    """The seat name of an action the rules let a seat other than ``to_act()`` make, if any."""
+    try:
+        seat = state.actor(state.parse_action(action.act))
+    except CardlabError:
+        return None
+    return None if seat < 0 else seats[seat]
 
 
 @lru_cache(maxsize=64)
@@ -477,6 +487,7 @@ class Table:
                                      state.chance_kind() else "the game is over", hand=hand)
         try:
             action = state.parse_action(text)
+            seat = state.actor(action)
             canonical = state.action_text(action)
             state.apply(action)
         except IllegalActionError as err:
