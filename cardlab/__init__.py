@@ -8,11 +8,12 @@ from .errors import (
     ReplayError,
     UnknownGameError,
 )
+from .cursor import Cursor
 from .game import get_game, list_games
 from .replay import Replay, Table, load, loads, new_game
 
 __all__ = [
-    "CardCodeError", "CardlabError", "IllegalActionError", "OptionError", "ReplayError",
+    "CardCodeError", "CardlabError", "Cursor", "IllegalActionError", "OptionError", "ReplayError",
     "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
     "new_game",
 ]
