@@ -1,5 +1,6 @@
 """cardlab: step through, record, teach and analyse card games in JupyterLab."""
 
+from .cursor import Cursor
 from .errors import (
     CardCodeError,
     CardlabError,
@@ -8,7 +9,6 @@ from .errors import (
     ReplayError,
     UnknownGameError,
 )
-from .cursor import Cursor
 from .game import get_game, list_games
 from .replay import Replay, Table, load, loads, new_game
 

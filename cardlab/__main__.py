@@ -1,0 +1,5 @@
+"""``python -m cardlab`` is the ``cardlab`` command."""
+
+from .cli import main
+
+main()

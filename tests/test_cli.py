@@ -1,0 +1,80 @@
+"""The command line: play, show, validate; bad input gives one line on stderr and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardlab.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_play_show_validate(tmp_path, capsys):
+    out = tmp_path / "game.json"
+    with pytest.raises(SystemExit) as code:
+        main(["play", "bobs-hat", "--players", "4", "--seed", "7", "--option", "hands=2",
+              "--option", "double-fewest=true", "--out", str(out)])
+    assert code.value.code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["options"]["double_fewest"] is True and len(data["hands"]) == 2
+    with pytest.raises(SystemExit):
+        main(["show", str(out)])
+    shown = capsys.readouterr().out
+    assert "Trick 1:" in shown and "Totals:" in shown and "Final:" in shown
+    with pytest.raises(SystemExit):
+        main(["validate", str(out)])
+    assert "valid Where's Bob's Hat? replay, 2 hands" in capsys.readouterr().out
+
+
+def test_the_same_seed_gives_the_same_file(tmp_path):
+    for name in ("a.json", "b.json"):
+        with pytest.raises(SystemExit):
+            main(["play", "bobs-hat", "--seed", "3", "--option", "hands=2", "--bots",
+                  "random,heuristic,random,heuristic", "--out", str(tmp_path / name)])
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_show_from_one_seat_hides_the_others(capsys):
+    with pytest.raises(SystemExit):
+        main(["show", str(ROOT / "replays" / "norwegian-review.json"), "--seat", "Brad",
+              "--lang", "no"])
+    shown = capsys.readouterr().out
+    assert "Brad gir fem kort" in shown and "Trick 4:" in shown
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["validate", "missing.json"], "missing.json: no such file"),
+    (["play", "bridge", "--out", "x.json"], "no game called 'bridge'"),
+    (["play", "bobs-hat", "--option", "colour=blue", "--out", "x.json"], "no option 'colour'"),
+    (["play", "bobs-hat", "--option", "hands", "--out", "x.json"], "NAME=VALUE"),
+    (["play", "bobs-hat", "--bots", "genius", "--out", "x.json"], "not 'genius'"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_one_line_exit_2(args, fragment):
+    result = cli(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in result.stderr
+
+
+def test_a_tampered_file_names_the_place(tmp_path):
+    data = json.loads((ROOT / "replays" / "norwegian-review.json").read_text(encoding="utf-8"))
+    data["hands"][0]["actions"][6]["act"] = "play red9"  # Remo holds blue14: he must follow
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = cli("validate", str(bad))
+    assert result.returncode == 2
+    line = result.stderr.strip()
+    assert "$.hands[0].actions[6].act" in line and "hand 1, step 7, seat Remo" in line
+    assert "Remo must follow blue, the suit led: Remo holds blue14" in line
