@@ -1,0 +1,102 @@
+"""A heuristic Ted's Game bot: bids the tricks its hand should take, then plays to take
+exactly that many.
+
+It reads only what its seat may know: its own cards, the turned trump, the bids, the tricks
+won so far and the cards on the table.
+
+- Bid: the sum over its cards of the chance that each one takes a trick, rounded. A card takes
+  a trick when no opponent holds a higher card of its suit (and, off trump, nobody trumps
+  it); long trump suits add a little. As dealer it respects the hook: when the rounded
+  number is forbidden it bids the nearer allowed number (below, on a tie, since a hand full
+  of forbidden-number chances is often a little weaker than its sum).
+- Play: while short of its bid it tries to win the trick (leading its strongest card; when
+  following, the cheapest winning card if it plays last, else the highest winner); once its
+  bid is made it ducks: the highest card that does not win, or, when every card it may play
+  wins, the highest one, to get rid of it.
+"""
+
+from __future__ import annotations
+
+from ..cards import seeded_rng
+from ..game import State
+from ..games.teds_game import BID, DECK, NCARDS, TedsGameState
+
+SUIT_OF = DECK.suit_of
+RANK_OF = DECK.rank_of
+
+
+class HeuristicBot:
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = seeded_rng(seed, "teds-game-heuristic")
+
+    def __call__(self, state: State, seat: int) -> int:
+        assert isinstance(state, TedsGameState)
+        legal = state.legal_actions()
+        if legal[0] >= BID:
+            return self._bid(state, seat, legal)
+        return self._play(state, seat, legal)
+
+    # -- bidding -------------------------------------------------------------------------
+    def expected_tricks(self, state: TedsGameState, seat: int) -> float:
+        """How many tricks this hand should take, from its cards and the trump alone."""
+        held = state.hands[seat]
+        n = state.rules.players
+        size = state.size
+        unseen = NCARDS - size - 1  # the turned card is known
+        # chance that one given unseen card is in some opponent's hand
+        held_by_others = min(1.0, (n - 1) * size / unseen)
+        trump = state.trump
+        expected = 0.0
+        for suit, cards in enumerate(held):
+            for card in cards:
+                higher = sum(1 for c in range(card + 1, (suit + 1) * 13)
+                             if c not in cards and c != state.turned)
+                top = (1 - held_by_others) ** higher
+                if suit == trump:
+                    expected += top
+                else:
+                    # off trump: an opponent void in the suit may trump it; more likely the
+                    # more players there are and the longer this suit is in our hand
+                    expected += top * max(0.0, 1 - 0.08 * (n - 1) - 0.1 * (len(cards) - 1))
+        if trump >= 0:
+            expected += 0.4 * max(0, len(held[trump]) - 2)
+        return min(expected, float(size))
+
+    def _bid(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
+        expected = self.expected_tricks(state, seat)
+        wanted = int(expected + 0.5)
+        allowed = [a - BID for a in legal]
+        if wanted in allowed:
+            return BID + wanted
+        # the hook forbids it: the nearer allowed bid, below on a tie (or at random when
+        # the expectation sits right between them)
+        best = min(allowed, key=lambda b: (abs(b - expected), b > wanted, self.rng.random()))
+        return BID + best
+
+    # -- play ----------------------------------------------------------------------------
+    def _beats(self, state: TedsGameState, card: int, best: int) -> bool:
+        suit, best_suit = SUIT_OF[card], SUIT_OF[best]
+        if suit == best_suit:
+            return card > best
+        return suit == state.trump
+
+    def _play(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
+        short = state.bids[seat] - state.tricks_won[seat]
+        trump = state.trump
+        if not state.trick:
+            if short > 0:  # lead the strongest card: an off-trump ace first, else trump high
+                return max(legal, key=lambda c: (RANK_OF[c], SUIT_OF[c] == trump))
+            return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+        best = state.win_card
+        winners = [c for c in legal if self._beats(state, c, best)]
+        losers = [c for c in legal if c not in winners]
+        last = len(state.trick) == state.rules.players - 1
+        if short > 0:
+            if winners:
+                if last:
+                    return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+                return max(winners, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
+            return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
+        if losers:  # made (or over): duck with the highest card that still loses
+            return max(losers, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
+        return max(legal, key=lambda c: RANK_OF[c])

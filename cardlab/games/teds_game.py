@@ -1,0 +1,593 @@
+"""Ted's Game, an Oh Hell variant: rules, state and scoring.
+
+3 to 8 players, the standard 52 cards, aces high. The first hand deals 10 cards each (3-5
+players), 8 (6), 7 (7) or 6 (8); each later hand one card fewer down to 1, then one more per
+hand back up to the start. The card left on top of the deck after the deal is turned up: its
+suit is trump. Bidding starts left of the dealer and ends with the dealer, who may not bid the
+number that makes the bids add up to the tricks of the hand (the hook). A bid may be changed
+while the next player has not yet bid. An exact bid scores 10 + bid², an exact zero 10 + the
+cards dealt, a miss loses the miss cubed. See ``docs/rules-teds-game.md`` for every reading
+of the rule text.
+
+>>> import cardlab
+>>> table = cardlab.new_game("teds-game", players=4, seed=7)
+>>> state = table.state
+>>> state.phase, state.hand_size_now(), state.snapshot()["turned"]
+('bid', 10, '7D')
+>>> table.act("bid 3")
+>>> table.act("change bid 2")  # the next player has not bid yet: still allowed
+>>> table.replay.hands[0].actions[-1].seat == table.replay.hands[0].actions[0].seat
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import draw, seeded_rng
+from ..errors import CardCodeError, IllegalActionError, OptionError
+from ..game import Option, Rules, register
+from .tricks import PLAY, SuitedDeck, TrickTaking
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANK_CODES = {**{r: str(r) for r in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A"}
+RANK_WORDS = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+
+
+def _aliases() -> dict[str, str]:
+    """Other spellings people type: ``TH`` or ``10♥`` for ``10H``, ``queen of spades``."""
+    out: dict[str, str] = {}
+    for suit, symbol in zip(SUITS, SUIT_SYMBOLS, strict=True):
+        letter = suit[0].upper()
+        for rank, code in RANK_CODES.items():
+            canonical = f"{code}{letter}"
+            out[f"{code}{symbol}"] = canonical
+            out[f"{RANK_WORDS.get(rank, code)}of{suit}"] = canonical
+            if rank == 10:
+                out[f"T{letter}"] = canonical
+                out[f"T{symbol}"] = canonical
+    return out
+
+
+DECK = SuitedDeck(
+    SUITS, tuple(range(2, 15)),
+    code=lambda suit, rank: f"{RANK_CODES[rank]}{suit[0].upper()}",
+    aliases=_aliases(), description="card of the 52-card deck",
+    rank_names={r: c for r, c in RANK_CODES.items() if r > 10},
+)
+SUIT_OF = DECK.suit_of
+RANK_OF = DECK.rank_of
+NCARDS = len(DECK)
+DEFAULT_START = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6}
+
+# Actions: a card (0-51) is played; BID + k bids k tricks; CHANGE + k changes the last bid to k.
+BID, CHANGE, MAX_NUMBER = 100, 200, 99
+BID_ACTIONS = tuple(tuple(range(BID, BID + size + 1)) for size in range(MAX_NUMBER + 1))
+
+PHASE_SETUP, PHASE_DEAL, PHASE_BID, PHASE_OVER = "setup", "deal", "bid", "over"
+PHASE_PLAY = PLAY
+
+
+def max_start(players: int) -> int:
+    """The largest hand the deck allows: every player's cards plus one card to turn for trump."""
+    return (NCARDS - 1) // players
+
+
+def score(bid: int, taken: int, dealt: int) -> int:
+    """One player's score for a hand.
+
+    >>> score(3, 3, 10), score(0, 0, 10), score(2, 4, 10), score(2, 3, 5)
+    (19, 20, -8, -1)
+    """
+    if taken == bid:
+        return 10 + (dealt if bid == 0 else bid * bid)
+    miss = taken - bid if taken > bid else bid - taken
+    return -miss * miss * miss
+
+
+@register
+class TedsGameRules(Rules):
+    """The rules and options of Ted's Game.
+
+    >>> TedsGameRules(players=7).hand_sizes()
+    (7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7)
+    """
+
+    name = "teds-game"
+    title = "Ted's Game"
+    deck = DECK
+    OPTIONS = (
+        Option("players", 4, "number of players", kind=int, low=3, high=8),
+        Option("start_size", None,
+               "cards each in the first (and last) hand: default 10 for 3-5 players, 8 for 6, "
+               "7 for 7, 6 for 8; at most 51 // players, so that a card is left to turn up "
+               "for trump", kind=int, low=1),
+        Option("mode", "strict",
+               "strict refuses a renege; table records it and flags it, with no score change "
+               "(the rules give no penalty)", choices=("strict", "table")),
+    )
+
+    def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+        players = values["players"]
+        if values["start_size"] is None:
+            values["start_size"] = DEFAULT_START[players]
+        most = max_start(players)
+        if values["start_size"] > most:
+            size = values["start_size"]
+            raise OptionError(
+                f"teds-game option start_size is at most {most} with {players} players: "
+                f"{players} hands of {size} need {players * size} cards, plus one to turn up "
+                f"for trump, and the deck has {NCARDS}")
+        return values
+
+    @classmethod
+    def conformance_option_sets(cls) -> list[dict[str, Any]]:
+        sets: list[dict[str, Any]] = []
+        for players in range(3, 9):
+            sets.append({"players": players, "start_size": 2})
+            sets.append({"players": players, "start_size": 3, "mode": "table"})
+        sets.append({"players": 8})  # the full game at the deck's limit: 6..1..6
+        sets.append({"players": 3, "start_size": 1})
+        return sets
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt each, hand by hand: start, start-1, ..., 1, 2, ..., start."""
+        start = self.options["start_size"]
+        return tuple(range(start, 0, -1)) + tuple(range(2, start + 1))
+
+
+def _refusal(reason: str, hand: int, seat: int, action: str) -> IllegalActionError:
+    return IllegalActionError(reason, hand=hand or None, seat=seat, action=action)
+
+
+class TedsGameState(TrickTaking):
+    """A game of Ted's Game in progress.
+
+    Seats are numbered clockwise, so the player to a seat's left is the next seat.
+    """
+
+    rules: TedsGameRules
+
+    def __init__(self, rules: TedsGameRules) -> None:  # type: ignore[override]
+        super().__init__(rules)
+        n = rules.players
+        self._init_tricks(DECK, [f"seat {i + 1}" for i in range(n)])
+        self.phase = PHASE_SETUP
+        self.table_mode = rules.options["mode"] == "table"
+        self.sizes = rules.hand_sizes()
+        self.hand_no = 0
+        self.first_dealer = -1
+        self.draws: list[list[int]] = []  # the draw for first dealer: card per seat, -1: none
+        self.dealer = -1
+        self.size = 0
+        self.turned = -1
+        self.bids = [-1] * n
+        self.nbids = 0
+        self.bid_total = 0
+        self.hook = -1  # the bid the hook forbade the dealer (-1: none, or not yet known)
+        self.changes: list[tuple[int, int, int]] = []  # (seat, old bid, new bid) this hand
+        self.reneges: list[tuple[int, int, int]] = []  # (trick number, seat, card) this hand
+        self.sheet: list[list[int]] = []
+        self.row = [0] * n
+        self.bid_actions: tuple[int, ...] = ()
+
+    def hand_size_now(self) -> int:
+        """Cards dealt each in the current hand (0 before the first deal)."""
+        return self.size
+
+    # -- chance: the draw for first dealer, then each deal ------------------------------
+    def chance_kind(self) -> str | None:
+        phase = self.phase
+        if phase == PHASE_DEAL:
+            return "deal"
+        return "setup" if phase == PHASE_SETUP else None
+
+    def seeded_chance(self, seed: int | str) -> dict[str, Any]:
+        if self.phase == PHASE_SETUP:
+            rows, dealer = seeded_draw(seed, self.rules.players)
+            return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
+                    "first_dealer": dealer}
+        if self.phase != PHASE_DEAL:
+            raise self.refuse(self._wrong_action(-1))
+        turned, hands = self._seeded_cards(seed)
+        return {"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands],
+                "turned": DECK.codes[turned]}
+
+    def apply_chance(self, record: Any) -> None:
+        if self.phase == PHASE_SETUP:
+            self.draws, self.first_dealer = self._check_setup(record)
+            self.phase = PHASE_DEAL
+            return
+        if self.phase != PHASE_DEAL:
+            raise self.refuse(self._wrong_action(-1))
+        self._begin_hand(*self._check_deal(record))
+
+    def deal_seeded(self, seed: int | str) -> None:
+        """Same as ``apply_chance(seeded_chance(seed))`` for a deal, without the codes."""
+        if self.phase != PHASE_DEAL:
+            raise self.refuse(self._wrong_action(-1))
+        self._begin_hand(*self._seeded_cards(seed))
+
+    def _next_dealer(self) -> int:
+        if self.hand_no == 0:
+            return self.first_dealer
+        return (self.dealer + 1) % self.rules.players
+
+    def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
+        """The turned card and the hands of the due deal, dealt one at a time from the
+        dealer's left; the next card of the deck is the one turned up."""
+        n = self.rules.players
+        hand = self.hand_no + 1
+        size = self.sizes[hand - 1]
+        first = (self._next_dealer() + 1) % n
+        order = draw(seeded_rng(seed, "deal", hand), NCARDS, n * size + 1)
+        hands: list[list[int]] = [[]] * n
+        for i in range(n):  # the i-th card dealt goes to seat first + i (mod n), and so on
+            hands[(first + i) % n] = order[i:n * size:n]
+        return order[n * size], hands
+
+    def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
+        n = self.rules.players
+        self.dealer = self._next_dealer()
+        self.hand_no += 1
+        self.size = size = self.sizes[self.hand_no - 1]
+        left = self.dealer + 1 if self.dealer + 1 < n else 0
+        self._start_tricks(hands, SUIT_OF[turned], left)
+        self.turned = turned
+        self.bids = [-1] * n
+        self.nbids = 0
+        self.bid_total = 0
+        self.hook = -1
+        self.changes = []
+        self.reneges = []
+        self.row = [0] * n
+        self.bid_actions = BID_ACTIONS[size]
+        self.phase = PHASE_BID
+
+    def _check_setup(self, record: Any) -> tuple[list[list[int]], int]:
+        """Parse and check the draw for first dealer: (cards per round, first dealer)."""
+        n = self.rules.players
+        shape = ('the draw for first dealer is {"draws": [[a card per seat, null for a seat '
+                 'that does not draw], ...], "first_dealer": seat number}')
+        if not isinstance(record, dict) or set(record) != {"draws", "first_dealer"}:
+            raise self.refuse(shape)
+        rows = record["draws"]
+        if not isinstance(rows, list) or not rows:
+            raise self.refuse(shape)
+        drawing = list(range(n))
+        parsed: list[list[int]] = []
+        for number, row in enumerate(rows, start=1):
+            if len(drawing) == 1:
+                raise self.refuse(f"round {number - 1} of the draw already has a single lowest "
+                                  f"card, so there is no round {number}")
+            if not isinstance(row, list) or len(row) != n:
+                raise self.refuse(f"round {number} of the draw needs one entry per seat ({n}), "
+                                  "null for a seat that does not draw")
+            for seat, code in enumerate(row):
+                if seat in drawing and code is None:
+                    raise self.refuse(f"in round {number} of the draw {self.names[seat]} must "
+                                      "draw a card" + (" (tied for lowest)" if number > 1
+                                                       else ""))
+                if seat not in drawing and code is not None:
+                    raise self.refuse(f"in round {number} of the draw {self.names[seat]} does "
+                                      "not draw: only the players tied for lowest draw again")
+            cards = DECK.parse_many([row[s] for s in drawing])
+            parsed.append([-1] * n)
+            for seat, card in zip(drawing, cards, strict=True):
+                parsed[-1][seat] = card
+            low = min(RANK_OF[c] for c in cards)
+            drawing = [s for s, c in zip(drawing, cards, strict=True) if RANK_OF[c] == low]
+        if len(drawing) > 1:
+            tied = ", ".join(self.names[s] for s in drawing)
+            raise self.refuse(f"the draw ends in a tie for lowest card between {tied}: they "
+                              "draw again, in one more round")
+        dealer = drawing[0]
+        given = record["first_dealer"]
+        if isinstance(given, bool) or given != dealer:
+            raise self.refuse(f"{self.names[dealer]} (seat {dealer}) drew the lowest card and "
+                              f"deals first, not seat {given!r}")
+        return parsed, dealer
+
+    def _check_deal(self, record: Any) -> tuple[int, list[list[int]]]:
+        """Parse and check a deal record: (the turned card, the hands)."""
+        n = self.rules.players
+        hand = self.hand_no + 1
+        size = self.sizes[hand - 1]
+        if not isinstance(record, dict) or set(record) != {"hands", "turned"}:
+            raise self.refuse('a Ted\'s Game deal is {"hands": [[card codes] per seat], '
+                              '"turned": the card turned up for trump}')
+        hands = record["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise self.refuse(f"the deal must give a hand to each of the {n} players")
+        parsed: list[list[int]] = []
+        for seat, codes in enumerate(hands):
+            if not isinstance(codes, list) or len(codes) != size:
+                got = len(codes) if isinstance(codes, list) else 0
+                raise self.refuse(f"hand {hand} deals {size} cards each, but "
+                                  f"{self.names[seat]} was dealt {got}")
+            parsed.append(DECK.parse_many(codes))
+        turned = DECK.parse(record["turned"])
+        seen = {c for cards in parsed for c in cards}
+        if len(seen) != n * size:
+            raise self.refuse("the deal names a card twice; the deck has one of each")
+        if turned in seen:
+            raise self.refuse(f"the turned card {DECK.codes[turned]} was also dealt to a "
+                              "player; it is the top card left on the deck after the deal")
+        return turned, parsed
+
+    # -- decisions -----------------------------------------------------------------------
+    def to_act(self) -> int:
+        phase = self.phase
+        return self.turn if phase is PLAY or phase == PHASE_BID else -1
+
+    def actor(self, action: int) -> int:
+        """A bid change is made by the last bidder, while the next player is to bid."""
+        if CHANGE <= action <= CHANGE + MAX_NUMBER and self.phase == PHASE_BID and self.nbids:
+            return self.change_seat()
+        return self.to_act()
+
+    def change_seat(self) -> int:
+        """Who may change a bid now (the last bidder, until the next player bids), else -1."""
+        if self.phase != PHASE_BID or not self.nbids:
+            return -1
+        return self.turn - 1 if self.turn else self.rules.players - 1
+
+    def forbidden_bid(self) -> int:
+        """The bid the hook forbids the dealer: live while the dealer is to bid, then the one
+        it forbade; -1 before the dealer's turn or when the other bids exceed the tricks."""
+        if self.phase == PHASE_BID and self.turn == self.dealer:
+            forbidden = self.size - self.bid_total
+            return forbidden if forbidden >= 0 else -1
+        return self.hook
+
+    def _legal_other(self) -> list[int]:
+        if self.phase != PHASE_BID:
+            return []
+        bids = self.bid_actions
+        if self.turn != self.dealer:
+            return list(bids)
+        forbidden = self.size - self.bid_total
+        if forbidden < 0:
+            return list(bids)
+        return [*bids[:forbidden], *bids[forbidden + 1:]]
+
+    def _apply_other(self, action: int) -> None:
+        if self.phase == PHASE_BID:
+            bid = action - BID
+            if 0 <= bid <= self.size:
+                seat = self.turn
+                if seat == self.dealer:
+                    forbidden = self.size - self.bid_total
+                    if bid == forbidden:
+                        raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")
+                    self.hook = forbidden if forbidden >= 0 else -1
+                    self.bids[seat] = bid
+                    self.bid_total += bid
+                    self.nbids += 1
+                    self.phase = PHASE_PLAY
+                    self.turn = self.leader
+                    return
+                self.bids[seat] = bid
+                self.bid_total += bid
+                self.nbids += 1
+                self.turn = seat + 1 if seat + 1 < self.nseats else 0
+                return
+            if CHANGE <= action <= CHANGE + MAX_NUMBER:
+                self._change(action - CHANGE)
+                return
+        raise self.refuse(self._wrong_action(action), self._text(action))
+
+    def _hook_reason(self, forbidden: int) -> str:
+        others = self.bid_total
+        return (f"the hook: the dealer, {self.names[self.dealer]}, may not bid {forbidden}: the "
+                f"others bid {others} in all, and {others} + {forbidden} = {self.size}, the "
+                "number of tricks in this hand; the bids must not add up to the tricks")
+
+    def _change(self, bid: int) -> None:
+        seat = self.change_seat()
+        text = f"change bid {bid}"
+        if seat < 0:
+            raise self.refuse("nobody has bid yet in this hand, so there is no bid to change",
+                              text)
+        name = self.names[seat]
+        if bid > self.size:
+            raise _refusal(f"a bid is a number of tricks from 0 to {self.size}: this hand has "
+                           f"{self.size} tricks", self.hand_no, seat, text)
+        old = self.bids[seat]
+        if bid == old:
+            raise _refusal(f"{name}'s bid is already {bid}", self.hand_no, seat, text)
+        self.bids[seat] = bid
+        self.bid_total += bid - old
+        self.changes.append((seat, old, bid))
+
+    def _trick_done(self, winner: int) -> None:
+        if len(self.history) == self.size:
+            self._end_hand()
+
+    def _illegal_play(self, action: int) -> None:
+        if self.table_mode and 0 <= action < NCARDS and \
+                action in self.hands[self.turn][SUIT_OF[action]] and self._is_renege(action):
+            self._renege(action)
+            return
+        raise self.refuse(self._play_problem(action) or self._wrong_action(action),
+                          self._text(action))
+
+    def _renege(self, card: int) -> None:
+        """Table mode: the card is played as it was, and the renege is flagged.
+
+        It counts as a card of its own suit (so a trump played on a renege can win). The
+        rules give no penalty, so no score changes.
+        """
+        seat = self.turn
+        self.reneges.append((len(self.history) + 1, seat, card))
+        self.renege = (seat, card)
+        self._play_anyway(card)
+
+    def _end_hand(self) -> None:
+        size = self.size
+        self.row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
+        self.sheet.append(self.row[:])
+        self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
+        self.turn = -1
+
+    def _wrong_action(self, action: int) -> str:
+        phase = self.phase
+        if phase == PHASE_SETUP:
+            return "first the players draw cards for first dealer"
+        if phase == PHASE_DEAL:
+            return "the hand is over; the next hand must be dealt"
+        if phase == PHASE_OVER:
+            return "the game is over"
+        name = self.names[self.turn]
+        if phase == PHASE_BID:
+            if BID <= action < CHANGE:
+                return (f"a bid is a number of tricks from 0 to {self.size}: this hand has "
+                        f"{self.size} tricks")
+            return f"{name} must bid before any card is played"
+        if BID <= action < CHANGE:
+            return f"the bidding is over; {name} must play a card"
+        if CHANGE <= action <= CHANGE + MAX_NUMBER:
+            return ("bids can no longer be changed: a bid may be changed only until the next "
+                    "player bids, and the dealer's bid ended the bidding")
+        return f"{name} must play a card"
+
+    # -- readable actions ----------------------------------------------------------------
+    def action_text(self, action: int) -> str:
+        if 0 <= action < NCARDS:
+            return f"play {DECK.codes[action]}"
+        if BID <= action <= BID + MAX_NUMBER:
+            return f"bid {action - BID}"
+        if CHANGE <= action <= CHANGE + MAX_NUMBER:
+            return f"change bid {action - CHANGE}"
+        raise CardCodeError(f"{action} is not a Ted's Game action")
+
+    def parse_action(self, text: str) -> int:
+        words = text.strip().lower().split()
+        if len(words) >= 2 and words[0] == "play":
+            return DECK.parse("".join(words[1:]))
+        base = CHANGE if words[:1] == ["change"] else BID
+        number = words[2:] if words[:2] == ["change", "bid"] else words[1:]
+        if words[:1] in (["bid"], ["change"]) and len(number) == 1 and number[0].isdecimal() \
+                and number[0].isascii() and int(number[0]) <= MAX_NUMBER:
+            return base + int(number[0])
+        raise CardCodeError(
+            f"{text!r} is not a Ted's Game action; actions look like 'bid 2', 'change bid 1' "
+            "or 'play QS'")
+
+    # -- progress ------------------------------------------------------------------------
+    def is_game_over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def hand_number(self) -> int:
+        return self.hand_no
+
+    def hand_over(self) -> bool:
+        return self.hand_no > 0 and len(self.sheet) == self.hand_no
+
+    def hand_scores(self) -> list[int]:
+        return self.row[:]
+
+    def totals(self) -> list[int]:
+        return [sum(row[s] for row in self.sheet) for s in range(self.rules.players)]
+
+    def dealt_cards(self) -> list[int]:
+        cards = super().dealt_cards()
+        if self.turned >= 0:
+            cards.append(self.turned)
+        return cards
+
+    def accounted_cards(self) -> list[int]:
+        cards = super().accounted_cards()
+        if self.turned >= 0:
+            cards.append(self.turned)
+        return cards
+
+    def clone(self) -> TedsGameState:
+        other = TedsGameState.__new__(TedsGameState)
+        other.rules = self.rules
+        self._copy_tricks_into(other)
+        other.phase = self.phase
+        other.table_mode = self.table_mode
+        other.sizes = self.sizes
+        other.hand_no = self.hand_no
+        other.first_dealer = self.first_dealer
+        other.draws = self.draws  # never changed once drawn
+        other.dealer = self.dealer
+        other.size = self.size
+        other.turned = self.turned
+        other.bids = self.bids[:]
+        other.nbids = self.nbids
+        other.bid_total = self.bid_total
+        other.hook = self.hook
+        other.changes = self.changes[:]
+        other.reneges = self.reneges[:]
+        other.sheet = [r[:] for r in self.sheet]
+        other.row = self.row[:]
+        other.bid_actions = self.bid_actions
+        return other
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The position; with ``seat``, the other players' hands are hidden."""
+        codes = DECK.codes
+        to_act = self.to_act()
+        changer = self.change_seat()
+        forbidden = self.forbidden_bid()
+        return {
+            "game": self.rules.name,
+            "phase": self.phase,
+            "hand": self.hand_no,
+            "hands_in_game": len(self.sizes),
+            "hand_sizes": list(self.sizes),
+            "hand_over": self.hand_over(),
+            "hand_size": self.size,
+            "first_dealer": None if self.first_dealer < 0 else self.first_dealer,
+            "draw": [[None if c < 0 else codes[c] for c in row] for row in self.draws],
+            "dealer": None if self.dealer < 0 else self.dealer,
+            "to_act": None if to_act < 0 else to_act,
+            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
+            else [],
+            "may_change": None if changer < 0 else {"seat": changer,
+                                                     "bid": self.bids[changer]},
+            "turned": None if self.turned < 0 else codes[self.turned],
+            "trump": None if self.trump < 0 else SUITS[self.trump],
+            "hands": self.hands_snapshot(seat),
+            "hand_counts": self.hand_counts(),
+            "bids": [None if b < 0 else b for b in self.bids],
+            "bid_total": self.bid_total,
+            "bid_changes": [{"seat": s, "from": old, "to": new}
+                            for s, old, new in self.changes],
+            "forbidden_bid": None if forbidden < 0 else forbidden,
+            "tricks_won": self.tricks_won[:],
+            "trick": self.current_trick_snapshot(),
+            "tricks": self.tricks_snapshot(),
+            "reneges": [{"trick": t, "seat": s, "card": codes[c]}
+                        for t, s, c in self.reneges],
+            "hand_scores": self.row[:],
+            "sheet": [r[:] for r in self.sheet],
+            "totals": self.totals(),
+        }
+
+
+def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:
+    """The draw for first dealer: everyone draws; the lowest rank deals; players tied for the
+    lowest draw again (each round from a freshly shuffled deck) until one is lowest.
+
+    Returns the cards per round (-1 for a seat not drawing) and the first dealer.
+    """
+    drawing = list(range(players))
+    rows: list[list[int]] = []
+    while True:
+        cards = draw(seeded_rng(seed, "first-dealer", len(rows) + 1), NCARDS, len(drawing))
+        row = [-1] * players
+        for seat, card in zip(drawing, cards, strict=True):
+            row[seat] = card
+        rows.append(row)
+        low = min(RANK_OF[c] for c in cards)
+        drawing = [s for s, c in zip(drawing, cards, strict=True) if RANK_OF[c] == low]
+        if len(drawing) == 1:
+            return rows, drawing[0]
+
+
+__all__ = ["TedsGameRules", "TedsGameState", "score", "seeded_draw", "DECK", "BID", "CHANGE"]
+TedsGameRules.state_class = TedsGameState
