@@ -9,12 +9,18 @@ accepts a few spellings when parsing, so people can type what they see.
 (0, 'blue1')
 >>> shuffled(range(5), seed=7, hand=0) == shuffled(range(5), seed=7, hand=0)
 True
+>>> words = seeded_words(7, "deal", 1, count=3)
+>>> draw(words, 60, 3) == draw(seeded_words(7, "deal", 1, count=3), 60, 3)
+True
+>>> deal_round_robin("abcdef", players=3, per_player=2, first=1)
+[['c', 'f'], ['a', 'd'], ['b', 'e']]
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -95,16 +101,38 @@ def shuffle_with(rng: random.Random, items: list[T]) -> list[T]:
     return items
 
 
-def draw(rng: random.Random, population: int, count: int) -> list[int]:
-    """The first ``count`` cards of a shuffled deck ``0..population-1``.
+def seeded_words(seed: int | str, *keys: int | str, count: int) -> tuple[int, ...]:
+    """``count`` uniform 32-bit words that depend on ``(seed, *keys)`` alone.
+
+    BLAKE2b in counter mode, read little-endian: the same words on every machine and every
+    Python, with no reliance on ``random``'s internals. Deals use this.
+    """
+    material = ":".join(str(part) for part in ("cardlab-deal", seed, *keys)).encode()
+    blocks = (count + 15) // 16
+    data = b"".join(
+        hashlib.blake2b(material, digest_size=64, salt=block.to_bytes(16, "little")).digest()
+        for block in range(blocks))
+    return struct.unpack_from(f"<{count}I", data)
+
+
+def draw(source: Sequence[int] | random.Random, population: int, count: int) -> list[int]:
+    """The first ``count`` cards of deck ``0..population-1``, shuffled.
 
     A Fisher-Yates shuffle run from the front and stopped after ``count`` places: every
     ordered selection is equally likely, and a small deal does not pay for a full shuffle.
+    ``source`` is either ``count`` words from :func:`seeded_words` (one 32-bit word per
+    place, scaled by multiply-and-shift: uniform to within 2**-26) or a ``random.Random``
+    (one ``random()`` per place).
     """
     deck = list(range(population))
-    rand = rng.random
+    if isinstance(source, random.Random):
+        rand = source.random
+        for i in range(count):
+            j = i + int(rand() * (population - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck[:count]
     for i in range(count):
-        j = i + int(rand() * (population - i))
+        j = i + ((source[i] * (population - i)) >> 32)
         deck[i], deck[j] = deck[j], deck[i]
     return deck[:count]
 
@@ -118,7 +146,5 @@ def shuffled(items: Iterable[T], seed: int | str, **keys: int | str) -> list[T]:
 def deal_round_robin(deck_order: Sequence[T], players: int, per_player: int,
                      first: int = 0) -> list[list[T]]:
     """Deal ``per_player`` cards each, one at a time, starting with seat ``first``."""
-    hands: list[list[T]] = [[] for _ in range(players)]
-    for i in range(players * per_player):
-        hands[(first + i) % players].append(deck_order[i])
-    return hands
+    top = list(deck_order[: players * per_player])
+    return [top[(seat - first) % players::players] for seat in range(players)]

@@ -217,16 +217,16 @@ def test_variations_branch_off_any_action_and_are_validated(tmp_path):
 # -- deals: golden, independent per hand, deterministic ------------------------------------------
 
 GOLDEN = {
-    (4, 7): {"trump": "red", "hands": [
-        ["blue7", "blue17", "black9", "black18", "black19"],
-        ["blue5", "blue11", "red13", "red16", "red18"],
-        ["blue12", "red7", "red17", "black13", "black20"],
-        ["blue1", "blue19", "red1", "red4", "red10"]]},
-    (4, "class-demo"): {"trump": "blue", "hands": [
-        ["blue12", "blue17", "blue19", "red7", "black11"],
-        ["blue1", "red4", "red5", "red10", "black4"],
-        ["blue11", "blue16", "red9", "black9", "black10"],
-        ["blue5", "blue10", "red3", "red17", "black20"]]},
+    (4, 7): {"trump": "blue", "hands": [
+        ["red1", "red12", "black14", "black17", "black20"],
+        ["blue15", "red7", "red14", "red16", "red20"],
+        ["blue11", "blue20", "red8", "black2", "black8"],
+        ["blue4", "blue16", "blue17", "black3", "black13"]]},
+    (4, "class-demo"): {"trump": "black", "hands": [
+        ["blue10", "blue18", "red5", "black1", "black12"],
+        ["blue4", "red10", "black7", "black11", "black18"],
+        ["blue5", "red13", "red15", "black8", "black15"],
+        ["blue8", "blue16", "black3", "black4", "black9"]]},
 }
 
 
@@ -243,9 +243,9 @@ def test_golden_deal_of_a_later_hand():
 
 
 GOLDEN_HAND_5 = {"trump": "gray", "hands": [
-    ["blue10", "red4", "red5", "red7", "red17", "red19", "black13", "black14", "black17"],
-    ["blue7", "blue8", "blue11", "blue15", "blue16", "blue18", "red2", "red13", "black18"],
-    ["blue9", "blue14", "blue17", "blue19", "red3", "red9", "red11", "black5", "black8"]]}
+    ["blue1", "blue14", "blue18", "red6", "red8", "red10", "black7", "black12", "black15"],
+    ["blue4", "blue9", "blue16", "blue19", "red9", "red11", "black1", "black4", "black8"],
+    ["blue2", "blue11", "blue12", "blue20", "red2", "red4", "red14", "black10", "black16"]]}
 
 
 def test_the_deal_of_a_hand_depends_on_the_seed_and_hand_alone():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import deal_round_robin, draw, seeded_rng
+from ..cards import deal_round_robin, draw, seeded_words
 from ..errors import CardCodeError, IllegalActionError, OptionError
 from ..game import Option, Rules, register
 from .tricks import PLAY, SuitedDeck, TrickTaking
@@ -132,10 +132,30 @@ class BobsHatRules(Rules):
         return FIRST_HAND_SIZE + hand - 1
 
     def legal_bids(self, may_pass: bool) -> tuple[int, ...]:
-        plain = tuple(range(1, 16))
-        doubled = tuple(f | DOUBLE for f in plain if f & FEWEST) if self.options[
-            "double_fewest"] else ()
-        return plain + doubled + ((NO_BID,) if may_pass else ())
+        """The bid flags a player may choose (``may_pass``: a no bid is still available)."""
+        return self._bids[may_pass]
+
+    @property
+    def _bids(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        cached = self.__dict__.get("_bid_cache")
+        if cached is None:
+            plain = tuple(range(1, 16))
+            doubled = tuple(f | DOUBLE for f in plain if f & FEWEST) if self.options[
+                "double_fewest"] else ()
+            cached = (plain + doubled, plain + doubled + (NO_BID,))
+            self.__dict__["_bid_cache"] = cached
+            self.__dict__["_bid_actions"] = tuple([BID + f for f in bids] for bids in cached)
+            self.__dict__["_bid_sets"] = tuple(frozenset(bids) for bids in cached)
+        return cached  # type: ignore[no-any-return]
+
+    def bid_actions(self, may_pass: bool) -> list[int]:
+        """The bid actions (ints) a player may choose, as a new list."""
+        self._bids  # noqa: B018  (fills the caches)
+        return self.__dict__["_bid_actions"][may_pass][:]  # type: ignore[no-any-return]
+
+    def is_legal_bid(self, flags: int, may_pass: bool) -> bool:
+        self._bids  # noqa: B018
+        return flags in self.__dict__["_bid_sets"][may_pass]
 
 
 def bid_text(flags: int) -> str:
@@ -182,8 +202,8 @@ class BobsHatState(TrickTaking):
         self.hat_value = 0
         self.bids = [0] * n
         self.bidder = 0  # how many have bid
-        self.dealt_suits = [0, 0, 0]
         self.no_bid_used = [False] * n
+        self.may_pass = bool(rules.options["no_bids"])
         self.sheet: list[list[int]] = []  # one finished row per hand number
         self.row = [0] * n  # the current hand's score so far (a renege penalty lands here)
         self.reneges: list[tuple[int, int, int]] = []  # (hand, seat, card) of each renege
@@ -209,11 +229,11 @@ class BobsHatState(TrickTaking):
     def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
         """The seeded trump (-1: gray) and hands of the due deal, as ints."""
         hand, attempt, dealer = self._upcoming()
-        rng = seeded_rng(seed, "deal", hand, attempt)
-        trump = int(rng.random() * 4)  # the dealer turns a trump card before dealing
         n = self.rules.players
         size = self.rules.hand_size(hand)
-        order = draw(rng, len(DECK), n * size)
+        words = seeded_words(seed, "bobs-hat", hand, attempt, count=n * size + 1)
+        trump = words[-1] >> 30  # the dealer turns one of the four trump cards: 0..3
+        order = draw(words, len(DECK), n * size)
         return (-1 if trump == 3 else trump), deal_round_robin(order, n, size,
                                                                first=(dealer + 1) % n)
 
@@ -243,12 +263,6 @@ class BobsHatState(TrickTaking):
         self._start_tricks(hands, trump, self.opener)
         self.bids = [0] * self.rules.players
         self.bidder = 0
-        counts = [0, 0, 0]
-        suit_of = DECK.suit_of
-        for cards in hands:
-            for card in cards:
-                counts[suit_of[card]] += 1
-        self.dealt_suits = counts
         self.hat_value = 0
         self.phase = PHASE_HAT
         self.turn = self.dealer
@@ -287,8 +301,8 @@ class BobsHatState(TrickTaking):
     def _legal_other(self) -> list[int]:
         phase = self.phase
         if phase == PHASE_BID:
-            may_pass = self.rules.options["no_bids"] and not self.no_bid_used[self.turn]
-            return [BID + f for f in self.rules.legal_bids(may_pass)]
+            may_pass = self.may_pass and not self.no_bid_used[self.turn]
+            return self.rules.bid_actions(may_pass)
         if phase == PHASE_HAT:
             return [HAT_PLUS, HAT_MINUS]
         return []
@@ -309,8 +323,8 @@ class BobsHatState(TrickTaking):
         phase = self.phase
         if phase == PHASE_BID and BID < action < HAT_PLUS:
             flags = action - BID
-            may_pass = self.rules.options["no_bids"] and not self.no_bid_used[self.turn]
-            if flags not in self.rules.legal_bids(may_pass):
+            may_pass = self.may_pass and not self.no_bid_used[self.turn]
+            if not self.rules.is_legal_bid(flags, may_pass):
                 raise self.refuse(self._bid_problem(flags, may_pass), bid_text(flags))
             seat = self.turn
             self.bids[seat] = flags
@@ -375,6 +389,14 @@ class BobsHatState(TrickTaking):
                 mine[suit_of[card]] += 1
         return taken
 
+    def dealt_suits(self) -> list[int]:
+        """How many cards of each suit (blue, red, black) were dealt this hand."""
+        counts = [0, 0, 0]
+        for cards in self.dealt_hands:
+            for card in cards:
+                counts[DECK.suit_of[card]] += 1
+        return counts
+
     def hat_holder(self) -> int:
         """Who holds Bob's Hat: the last to take a trick with a 14 or 15 in it, else -1."""
         for _, cards, winner in reversed(self.history):
@@ -383,7 +405,7 @@ class BobsHatState(TrickTaking):
         return -1
 
     def _end_hand(self) -> None:
-        scores = score_hand(self.bids, self.taken(), self.dealt_suits, self.size,
+        scores = score_hand(self.bids, self.taken(), self.dealt_suits(), self.size,
                             self.hat_holder(), self.hat_value,
                             self.rules.options["negative_scoring"])
         row = [a + b for a, b in zip(self.row, scores, strict=True)]
@@ -449,8 +471,8 @@ class BobsHatState(TrickTaking):
         other.hat_value = self.hat_value
         other.bids = self.bids[:]
         other.bidder = self.bidder
-        other.dealt_suits = self.dealt_suits[:]
         other.no_bid_used = self.no_bid_used[:]
+        other.may_pass = self.may_pass
         other.sheet = [r[:] for r in self.sheet]
         other.row = self.row[:]
         other.reneges = self.reneges[:]

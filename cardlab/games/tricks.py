@@ -40,7 +40,8 @@ class SuitedDeck(Deck):
 
 
 class TrickTaking(State):
-    """The play of tricks. Subclasses call ``_start_tricks`` then ``_play`` for each card."""
+    """The play of tricks. Subclasses call ``_start_tricks`` at each deal and set
+    ``phase = PLAY``; from then on ``apply`` plays cards and calls ``_trick_done``."""
 
     deck: SuitedDeck
     names: list[str]
@@ -58,7 +59,7 @@ class TrickTaking(State):
     history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
     tricks_won: list[int]
     renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
-    dealt: list[int]  # every card dealt this hand
+    dealt_hands: list[list[int]]  # the cards each seat was dealt this hand
     phase: str
 
     def _init_tricks(self, deck: SuitedDeck, names: list[str]) -> None:
@@ -87,7 +88,7 @@ class TrickTaking(State):
         self.history = []
         self.tricks_won = [0] * len(hands)
         self.renege = None
-        self.dealt = [c for cards in hands for c in cards]
+        self.dealt_hands = hands
 
     # -- the protocol's hot path: legal actions and apply ----------------------------
     # The play of a card is handled here for every trick-taking game; the other phases
@@ -103,17 +104,51 @@ class TrickTaking(State):
             return held[led][:]
         if len(held) == 4:
             return held[0] + held[1] + held[2] + held[3]
+        if len(held) == 3:
+            return held[0] + held[1] + held[2]
         return [card for suit in held for card in suit]
 
     def apply(self, action: int) -> None:
         if self.phase is not PLAY:
             self._apply_other(action)
             return
-        winner = self._play(action)
-        if winner >= 0:
-            self._trick_done(winner)
-        elif winner == -2:
+        # The play of a card, inlined: check it is held and follows suit, put it on the
+        # trick, keep track of the winning card, and close the trick after the last seat.
+        if action < 0 or action >= self.ncards:
             self._illegal_play(action)
+            return
+        seat = self.turn
+        held = self.hands[seat]
+        suit = self.suit_of[action]
+        cards = held[suit]
+        led = self.led
+        if action not in cards or (led >= 0 and suit != led and held[led]):
+            self._illegal_play(action)
+            return
+        cards.remove(action)
+        trick = self.trick
+        trick.append(action)
+        if led < 0:
+            self.led = suit
+            self.win_seat = seat
+            self.win_card = action
+        else:
+            win_suit = self.suit_of[self.win_card]
+            if (suit == win_suit and action > self.win_card) or (
+                suit == self.trump and win_suit != self.trump
+            ):
+                self.win_seat = seat
+                self.win_card = action
+        if len(trick) < self.nseats:
+            self.turn = seat + 1 if seat + 1 < self.nseats else 0
+            return
+        winner = self.win_seat
+        self.history.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.led = -1
+        self.turn = self.leader = winner
+        self._trick_done(winner)
 
     def _legal_other(self) -> list[int]:
         raise NotImplementedError
@@ -155,49 +190,23 @@ class TrickTaking(State):
         held = self.hands[self.turn]
         return self.led >= 0 and self.deck.suit_of[card] != self.led and bool(held[self.led])
 
-    def _play(self, card: int) -> int:
-        """Play ``card`` for the seat to act if it is legal.
-
-        Returns the winner when the card completes a trick, -1 mid-trick, and -2 (changing
-        nothing) when the card is not held or fails to follow suit; ``_play_problem`` then
-        says why. This is the hot path of every playout, hence the flat code.
-        """
-        if card < 0 or card >= self.ncards:
-            return -2
-        seat = self.turn
-        held = self.hands[seat]
-        suit = self.suit_of[card]
-        cards = held[suit]
-        led = self.led
-        if card not in cards or (led >= 0 and suit != led and held[led]):
-            return -2
-        cards.remove(card)
-        trick = self.trick
-        trick.append(card)
-        if led < 0:
-            self.led = suit
-            self.win_seat, self.win_card = seat, card
-        else:
-            win_suit = self.suit_of[self.win_card]
-            if (suit == win_suit and card > self.win_card) or (
-                suit == self.trump and win_suit != self.trump
-            ):
-                self.win_seat, self.win_card = seat, card
-        if len(trick) < self.nseats:
-            self.turn = seat + 1 if seat + 1 < self.nseats else 0
-            return -1
-        winner = self.win_seat
-        self.history.append((self.leader, tuple(trick), winner))
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.led = -1
-        self.turn = self.leader = winner
-        return winner
-
     def _force_play(self, card: int) -> None:
-        """Table mode: put a held card on the trick even though it reneges."""
+        """Table mode: put a held card on the trick even though it reneges (hand abandoned)."""
         self.hands[self.turn][self.suit_of[card]].remove(card)
         self.trick.append(card)
+
+    def _play_anyway(self, card: int) -> None:
+        """Table mode: play a held card that reneges, and go on with the trick as played.
+
+        The card counts as a card of its own suit (so a renegade trump can win the trick).
+        """
+        held = self.hands[self.turn]
+        led = self.led
+        kept, held[led] = held[led], []  # hide the suit led so the ordinary play accepts it
+        try:
+            self.apply(card)
+        finally:
+            held[led] = kept
 
     # -- teaching text -------------------------------------------------------------------
     def trick_cards(self, leader: int, cards: tuple[int, ...] | list[int]) -> list[list[Any]]:
@@ -264,7 +273,7 @@ class TrickTaking(State):
         other.history = self.history[:]
         other.tricks_won = self.tricks_won[:]
         other.renege = self.renege
-        other.dealt = self.dealt
+        other.dealt_hands = self.dealt_hands  # never changed after the deal: shared
 
     def dealt_cards(self) -> list[int]:
-        return list(self.dealt)
+        return [card for cards in self.dealt_hands for card in cards]
