@@ -24,7 +24,7 @@ from ..game import State, get_game
 Bot = Callable[[State, int], int]
 
 # game name → module under cardlab.bots with a ``HeuristicBot`` class
-_HEURISTIC_MODULES = {"bobs-hat": "bobs_hat", "teds-game": "teds_game"}
+_HEURISTIC_MODULES = {"bobs-hat": "bobs_hat", "teds-game": "teds_game", "whot": "whot"}
 KINDS = ("random", "heuristic")
 
 
