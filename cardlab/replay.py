@@ -200,6 +200,14 @@ class Replay:
     def copy(self) -> Replay:
         return copy.deepcopy(self)
 
+    def _ipython_display_(self) -> None:
+        """In a notebook a replay shows itself as the table viewer (needs the extras)."""
+        from IPython.display import display
+
+        from .view.viewer import ReplayViewer
+
+        display(ReplayViewer(self))
+
     # -- replaying -----------------------------------------------------------------------
     def new_state(self) -> State:
         state = self.rules.new_state()

@@ -1,0 +1,197 @@
+"""What if? Branch off a line at any step, let bots finish the hand, keep it as a variation.
+
+At a step of a line (the main line, or a variation already stored), the player to act takes
+any legal action instead of the one recorded; bots play the rest of the hand; the new line is
+stored in the replay's tree with :meth:`cardlab.replay.Replay.add_variation` and saved with
+the replay. :class:`Branch` then compares the hand's final scores along both lines.
+
+"Follow the actual play until I deviate" is just this: step the main line, branch where you
+like.
+
+>>> import cardlab
+>>> from cardlab.bots import make_bot
+>>> table = cardlab.new_game("bobs-hat", players=4, seed=7, hands=1)
+>>> table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
+>>> table.replay.hands[0].actions[0].act
+'hat +10'
+>>> b = branch(table.replay, hand=0, index=0, action="hat -10")
+>>> b.actions[0].act, len(b.actions) == len(table.replay.hands[0].actions)
+('hat -10', True)
+>>> table.replay.line(0, b.path)[0].act, b.path
+('hat -10', ((0, 0),))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from .bots import Bot, make_bot
+from .errors import CardlabError, IllegalActionError, OptionError
+from .game import State
+from .replay import Action, LinePath, Replay
+
+MAX_ACTIONS = 100_000
+
+
+@dataclasses.dataclass
+class Branch:
+    """A variation that was played out: where it branches, its actions and both results."""
+
+    hand: int  # 0-based index into replay.hands
+    parent: LinePath  # the line it branches off
+    index: int  # actions of the parent line applied before it branches
+    path: LinePath  # where the variation is stored (give it to Cursor(hand=, path=))
+    actions: list[Action]
+    parent_scores: list[int] | None  # what the parent line's hand scored (None: unfinished)
+    scores: list[int] | None  # what the variation's hand scores (None: it did not finish)
+    seats: list[str]
+
+    def compare(self) -> list[dict[str, Any]]:
+        """One row per seat: the parent line's and the variation's hand score, and the change."""
+        rows = []
+        for s, name in enumerate(self.seats):
+            main = None if self.parent_scores is None else self.parent_scores[s]
+            alt = None if self.scores is None else self.scores[s]
+            rows.append({"seat": name, "main": main, "variation": alt,
+                         "change": None if main is None or alt is None else alt - main})
+        return rows
+
+    def frame(self) -> Any:
+        """:meth:`compare` as a pandas DataFrame indexed by seat."""
+        from .frames import require
+
+        pd = require("pandas")
+        return pd.DataFrame(self.compare()).set_index("seat")
+
+
+def line_state(replay: Replay, hand: int, path: LinePath = (), index: int | None = None
+               ) -> State:
+    """The engine state of hand ``hand`` (0-based) along ``path`` after ``index`` actions
+    (``None``: the whole line)."""
+    if not 0 <= hand < len(replay.hands):
+        raise CardlabError(f"the replay has hands 0 to {len(replay.hands) - 1} (0-based), "
+                           f"not {hand}")
+    line = replay.line(hand, path)
+    if index is None:
+        index = len(line)
+    if not 0 <= index <= len(line):
+        raise CardlabError(f"the line of hand {hand + 1} has steps 0 to {len(line)}, "
+                           f"not {index}")
+    state = replay.new_state()
+    for h in range(hand):
+        state.apply_chance(replay.hands[h].deal)
+        for action in replay.hands[h].actions:
+            state.act(action.act)
+    state.apply_chance(replay.hands[hand].deal)
+    for action in line[:index]:
+        state.act(action.act)
+    return state
+
+
+def _hand_done(state: State) -> bool:
+    return state.to_act() < 0
+
+
+def _scores_if_done(state: State, before: list[int]) -> list[int] | None:
+    if not _hand_done(state):
+        return None
+    return [a - b for a, b in zip(state.totals(), before, strict=True)]
+
+
+def make_bots(replay: Replay, bots: str | Sequence[str | Bot] | Bot = "heuristic",
+              seed: int | str = 0) -> list[Bot]:
+    """One bot per seat from a kind (``"heuristic"``, ``"random"``), a list of kinds or bots,
+    or one bot for every seat. A game without a heuristic bot gets random ones, said in the
+    ``OptionError`` only when random was not acceptable."""
+    n = len(replay.seats)
+    if isinstance(bots, str) or callable(bots):
+        bots = [bots] * n  # type: ignore[list-item]
+    if len(bots) != n:  # type: ignore[arg-type]
+        raise OptionError(f"{n} seats need {n} bots, not {len(bots)}")  # type: ignore[arg-type]
+    out: list[Bot] = []
+    for s, bot in enumerate(bots):  # type: ignore[arg-type]
+        out.append(make_bot(bot, replay.game, seed=f"{seed}/{s}") if isinstance(bot, str)
+                   else bot)
+    return out
+
+
+def branch(replay: Replay, hand: int, index: int, action: str,
+           bots: str | Sequence[str | Bot] | Bot = "heuristic", seed: int | str = 0,
+           path: LinePath = ()) -> Branch:
+    """Play ``action`` instead of action ``index`` (0-based: after ``index`` actions) of hand
+    ``hand`` (0-based) along ``path``; bots finish the hand; store it as a variation.
+
+    ``action`` is readable text ("play black3", "bid 2"); an illegal one raises
+    :class:`IllegalActionError` with the engine's reason. The replay is changed in place
+    (save it to keep the variation). Branching the same way twice stores it once.
+    """
+    state = line_state(replay, hand, path, index)
+    parent = replay.line(hand, path)
+    seat = state.to_act()
+    if seat < 0:
+        raise IllegalActionError("nobody is to act here: the hand is over",
+                                 hand=state.hand_number(), step=index + 1)
+    if index >= len(parent):  # a variation replaces a recorded action
+        raise CardlabError(f"the line of hand {hand + 1} ends after {len(parent)} actions; "
+                           "there is no recorded action to replace here")
+    before = _totals_at_deal(replay, hand)
+    try:
+        chosen = state.parse_action(action)
+        text = state.action_text(chosen)
+        seat = state.actor(chosen)  # usually the seat to act; Ted's bid change is another
+        if index < len(parent) and parent[index].act == text:
+            raise CardlabError(f"{text!r} is what the line already plays here; choose "
+                               "another action to branch")
+        state.apply(chosen)  # the engine refuses an illegal action, with its reason
+    except IllegalActionError as err:
+        raise err.located(hand=state.hand_number(), step=index + 1,
+                          seat=replay.seats[seat]) from None
+    actions = [Action(replay.seats[seat], text)]
+    players = make_bots(replay, bots, seed)
+    for _ in range(MAX_ACTIONS):
+        if _hand_done(state):
+            break
+        seat = state.to_act()
+        move = players[seat](state, seat)
+        actions.append(Action(replay.seats[seat], state.action_text(move)))
+        state.apply(move)
+    parent_end = line_state(replay, hand, path)
+    new_path = replay.add_variation(hand, path, index, actions)
+    return Branch(hand=hand, parent=path, index=index, path=new_path, actions=actions,
+                  parent_scores=_scores_if_done(parent_end, before),
+                  scores=_scores_if_done(state, before), seats=list(replay.seats))
+
+
+def _totals_at_deal(replay: Replay, hand: int) -> list[int]:
+    return line_state(replay, hand, (), 0).totals()
+
+
+def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
+    """The :class:`Branch` of a stored variation (its scores against its parent line)."""
+    if not path:
+        raise CardlabError("the main line is not a variation")
+    parent = path[:-1]
+    index = path[-1][0]
+    line = replay.line(hand, path)
+    before = _totals_at_deal(replay, hand)
+    return Branch(hand=hand, parent=parent, index=index, path=path, actions=line[index:],
+                  parent_scores=_scores_if_done(line_state(replay, hand, parent), before),
+                  scores=_scores_if_done(line_state(replay, hand, path), before),
+                  seats=list(replay.seats))
+
+
+def describe(replay: Replay, hand: int, path: LinePath) -> str:
+    """A short label for a line: "main line" or "hand 1, action 14: play red7 (+11 more)"."""
+    if not path:
+        return "main line"
+    index = path[-1][0]
+    line = replay.line(hand, path)
+    rest = len(line) - index - 1
+    more = f" (+{rest} more)" if rest else ""
+    depth = "variation of a variation, " if len(path) > 1 else ""
+    return f"hand {hand + 1}, {depth}action {index + 1}: {line[index].seat} {line[index].act}{more}"
+
+
+__all__ = ["Branch", "branch", "compare", "describe", "line_state", "make_bots"]

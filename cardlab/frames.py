@@ -1,0 +1,551 @@
+"""Tidy pandas DataFrames from replays: the score sheet, one row per card, one row per step.
+
+Everything here is derived by replaying the log through the engine (the replay is the single
+source of truth); nothing restates a rule. The frames are meant for a teacher to filter and
+plot on their own:
+
+- :func:`score_sheet` — hand by hand with sub-totals, like the rulebook's sample score sheet;
+- :func:`plays` — one row per card played (with trick, leader, winner and why it won);
+- :func:`tricks` — one row per completed trick (with the hat holder after it, for Bob's Hat);
+- :func:`steps` — one row per step (the action, who acts next, the note in a language);
+- :func:`seat_steps` — one row per step and seat (cards held, taken, running total);
+- :func:`hand_results`, :func:`score_components`, :func:`bid_results` — per hand and seat.
+
+pandas is imported lazily, so ``import cardlab`` stays light; without it these functions raise
+:class:`MissingExtraError` naming the pip command. :func:`positions` needs no pandas.
+
+>>> import cardlab
+>>> from cardlab.bots import make_bot
+>>> table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=2)
+>>> table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(3)])
+>>> list(score_sheet(table.replay).index)
+[(1, 'score'), (2, 'score'), (2, 'total')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+from .errors import CardlabError
+from .game import State, get_game
+from .replay import Action, LinePath, Replay
+
+PIP_EXTRA = "pip install 'cardlab[notebook]'"
+
+
+class MissingExtraError(CardlabError, ImportError):
+    """An optional dependency (pandas, plotly, ipywidgets...) is not installed."""
+
+
+def require(module: str, extra: str = "notebook") -> ModuleType:
+    """Import an optional dependency, or raise :class:`MissingExtraError` saying what to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MissingExtraError(
+            f"{module} is needed for this (it is not installed: {err}); install the extra "
+            f"with: pip install 'cardlab[{extra}]'") from None
+
+
+# -- walking a line ------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Step:
+    """One step of a walk: where it is, the action that led to it, and the engine state."""
+
+    step: int  # the cursor's step number (0-based over the walked steps)
+    hand_index: int  # index into replay.hands
+    index: int  # actions of the line applied (0 = just dealt)
+    action: Action | None
+    line: list[Action]
+    state: State  # live during the walk only: copy what you need before the next step
+
+    def position(self, replay: Replay, seat: int | None = None) -> dict[str, Any]:
+        """The same dict :attr:`cardlab.cursor.Cursor.position` gives for this step."""
+        pos = self.state.snapshot(seat)
+        record = replay.hands[self.hand_index]
+        pos["step"] = self.step
+        pos["hand_index"] = self.hand_index
+        pos["action_index"] = self.index
+        pos["action"] = None if self.action is None else {
+            "seat": self.action.seat, "act": self.action.act}
+        pos["note"] = record.note if self.action is None else self.action.note
+        pos["seats"] = list(replay.seats)
+        pos["variations"] = ([[a.act for a in line] for line in self.line[self.index].variations]
+                             if self.index < len(self.line) else [])
+        return pos
+
+
+def walk(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Iterator[Step]:
+    """Every step of the main line (``hand=None``) or of one line of one hand (0-based).
+
+    Step numbers match :class:`cardlab.cursor.Cursor` built with the same ``hand`` and ``path``.
+    The state is replayed once, forward, so a whole game costs one pass.
+    """
+    if path and hand is None:
+        raise CardlabError("a variation path belongs to one hand: give hand=")
+    state = replay.new_state()
+    step = 0
+    for h, record in enumerate(replay.hands):
+        if hand is not None and h > hand:
+            return
+        state.apply_chance(record.deal)
+        if hand is not None and h < hand:
+            for action in record.actions:
+                state.act(action.act)
+            continue
+        line = replay.line(h, path if h == hand else ())
+        yield Step(step, h, 0, None, line, state)
+        for k, action in enumerate(line):
+            state.act(action.act)
+            step += 1
+            yield Step(step, h, k + 1, action, line, state)
+        step += 1
+
+
+def positions(replay: Replay, hand: int | None = None, path: LinePath = (),
+              seat: int | None = None) -> Iterator[dict[str, Any]]:
+    """The position of every step (like ``Cursor.position``), in one forward pass."""
+    for st in walk(replay, hand, path):
+        yield st.position(replay, seat)
+
+
+def note_text(note: Any, lang: str = "en") -> str | None:
+    """A note in ``lang``; a plain string note is returned as is; else the first language."""
+    if note is None or isinstance(note, str):
+        return note
+    if not note:
+        return None
+    return note.get(lang) or next(iter(note.values()))  # type: ignore[no-any-return]
+
+
+def note_languages(replay: Replay) -> list[str]:
+    """Languages the notes of a replay are written in (``"en"`` first when present)."""
+    found: set[str] = set()
+
+    def visit(note: Any) -> None:
+        if isinstance(note, dict):
+            found.update(note)
+
+    def visit_line(actions: list[Action]) -> None:
+        for action in actions:
+            visit(action.note)
+            for line in action.variations:
+                visit_line(line)
+
+    for record in replay.hands:
+        visit(record.note)
+        visit_line(record.actions)
+    return sorted(found, key=lambda lang: (lang != "en", lang))
+
+
+def _ended(state: State) -> bool:
+    return state.hand_over() or state.chance_kind() == "deal" or state.is_game_over()
+
+
+# -- per hand ------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class HandResult:
+    """How one dealt hand (one entry of ``replay.hands``) ended along a line."""
+
+    hand_index: int
+    number: int  # the game's hand number (a redeal keeps its number)
+    ended: bool
+    game_over: bool
+    scores: list[int]  # what this hand added to each seat (so far, when not ended)
+    totals: list[int]  # running totals after it
+    end: dict[str, Any]  # the position at the end of the line
+    extra: dict[str, Any]  # game-specific facts read from the engine at the end
+
+
+def hand_results_list(replay: Replay, hand: int | None = None,
+                      path: LinePath = ()) -> list[HandResult]:
+    """One :class:`HandResult` per hand: the main line, except hand ``hand`` along ``path``.
+
+    With a variation, the hands after the branch keep their main-line scores (their deals do
+    not depend on play), so the totals show what the variation would have changed.
+    """
+    out: list[HandResult] = []
+    state = replay.new_state()
+    totals = list(state.totals())
+    for h, record in enumerate(replay.hands):
+        state.apply_chance(record.deal)
+        number = state.hand_number()
+        before = state.totals()
+        line = replay.line(h, path if h == hand else ())
+        if h == hand and path:
+            branch = state.clone()
+            for action in line:
+                branch.act(action.act)
+            end_state = branch
+            for action in record.actions:  # the main line carries on to the next deal
+                state.act(action.act)
+        else:
+            for action in line:
+                state.act(action.act)
+            end_state = state
+        scores = [a - b for a, b in zip(end_state.totals(), before, strict=True)]
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        end = end_state.snapshot(None)
+        end["hand_index"] = h
+        out.append(HandResult(h, number, _ended(end_state), end_state.is_game_over(), scores,
+                              list(totals), end,
+                              _extra(replay.game, end_state, end, scores)))
+    return out
+
+
+def _extra(game: str, state: State, end: dict[str, Any], scores: list[int]) -> dict[str, Any]:
+    """Score components and bid results, from the engine's own scoring where one is needed."""
+    if game == "bobs-hat" and end.get("hand_over") and not end.get("renege"):
+        return _bobs_hat_extra(end, state.rules.options, scores)
+    return {}
+
+
+def _bobs_hat_extra(end: dict[str, Any], options: dict[str, Any],
+                    scores: list[int]) -> dict[str, Any]:
+    # The split into bid points and hat points asks the engine's public scoring function,
+    # fed from the final position: once without the hat, and once per single bid, so no
+    # rule is restated here.
+    from .games.bobs_hat import SUITS, parse_bid, score_hand
+
+    n = len(scores)
+    negative = options["negative_scoring"]
+    taken = [[t[suit] for suit in SUITS] for t in end["taken"]]
+    dealt = [sum(column) for column in zip(*taken, strict=True)]  # every card was taken
+    flags = [0 if b is None else parse_bid(",".join(b)) for b in end["bids"]]
+    hat = end["hat"]
+    holder = -1 if hat["holder"] is None else hat["holder"]
+    value = hat["value"] or 0
+    args = (taken, dealt, end["hand_size"])
+    bid_points = score_hand(flags, *args, -1, 0, negative)
+    with_hat = score_hand(flags, *args, holder, value, negative)
+    components = [{"bids": b, "hat": w - b, "other": s - w}
+                  for b, w, s in zip(bid_points, with_hat, scores, strict=True)]
+    results: list[list[tuple[str, bool]]] = []
+    for seat in range(n):
+        words = [w for w in (end["bids"][seat] or []) if w != "none"]
+        mine = []
+        for word in words:
+            alone = [0] * n
+            alone[seat] = parse_bid(word)
+            mine.append((word, score_hand(alone, *args, -1, 0, negative)[seat] > 0))
+        results.append(mine)
+    return {"components": components, "bids": results}
+
+
+def _pd() -> Any:
+    return require("pandas")
+
+
+def hand_results(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """Long frame: one row per hand and seat — hand, seat, score, total, ended."""
+    pd = _pd()
+    rows = []
+    for res in hand_results_list(replay, hand, path):
+        for s, name in enumerate(replay.seats):
+            rows.append({"hand": res.number, "hand_index": res.hand_index, "seat": name,
+                         "score": res.scores[s], "total": res.totals[s], "ended": res.ended})
+    return pd.DataFrame(rows, columns=["hand", "hand_index", "seat", "score", "total", "ended"])
+
+
+def sheet_rows(replay: Replay, hand: int | None = None, path: LinePath = (),
+               results: list[HandResult] | None = None) -> list[tuple[int, str, list[int]]]:
+    """The score sheet as ``(hand number, "score"|"sub-total"|"total", values)`` rows.
+
+    Like the rulebook's sample sheet: each hand's score, then from the second hand on a
+    sub-total, and the last line is the total once the game is over. A redealt hand (a
+    renege) is one line: the attempts add up. Unfinished hands are left out.
+    """
+    results = hand_results_list(replay, hand, path) if results is None else results
+    per_number: dict[int, list[int]] = {}
+    over = False
+    for res in results:
+        if not res.ended and not any(res.scores):
+            continue
+        row = per_number.setdefault(res.number, [0] * len(replay.seats))
+        for s, value in enumerate(res.scores):
+            row[s] += value
+        over = res.game_over
+    rows: list[tuple[int, str, list[int]]] = []
+    running = [0] * len(replay.seats)
+    numbers = sorted(per_number)
+    for i, number in enumerate(numbers):
+        score = per_number[number]
+        running = [a + b for a, b in zip(running, score, strict=True)]
+        rows.append((number, "score", score))
+        last = i == len(numbers) - 1
+        if last and over:
+            rows.append((number, "total", running))
+        elif i > 0:
+            rows.append((number, "sub-total", running))
+    return rows
+
+
+def score_sheet(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """The score sheet as a DataFrame: index (hand, line), one column per seat."""
+    pd = _pd()
+    rows = sheet_rows(replay, hand, path)
+    index = pd.MultiIndex.from_tuples([(n, kind) for n, kind, _ in rows], names=["hand", "line"])
+    return pd.DataFrame([values for _, _, values in rows], index=index,
+                        columns=list(replay.seats))
+
+
+def sheet_html(rows: list[tuple[int, str, list[int]]], seats: list[str],
+               current: int | None = None, label: str = "#") -> str:
+    """A small HTML table of :func:`sheet_rows`, the current hand's rows highlighted.
+
+    Written by hand rather than with pandas' Styler because the viewer redraws it often.
+    """
+    head = "".join(f"<th>{_esc(name)}</th>" for name in seats)
+    body = []
+    for number, kind, values in rows:
+        title = f"{label}{number} score" if kind == "score" else kind
+        cls = ["cl-" + kind]
+        if number == current:
+            cls.append("cl-current")
+        cells = "".join(f"<td>{v}</td>" for v in values)
+        body.append(f'<tr class="{" ".join(cls)}"><th>{_esc(title)}</th>{cells}</tr>')
+    return (f'<table class="cl-sheet"><thead><tr><th>hand</th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def styled_sheet(replay: Replay, current: int | None = None, hand: int | None = None,
+                 path: LinePath = ()) -> Any:
+    """The score sheet as a pandas Styler with hand ``current`` (1-based) highlighted."""
+    df = score_sheet(replay, hand, path)
+
+    def mark(row: Any) -> list[str]:
+        number, kind = row.name
+        style = "background-color: #fff3b0" if number == current else ""
+        if kind != "score":
+            style += "; font-weight: bold"
+        return [style] * len(row)
+
+    return df.style.apply(mark, axis=1)
+
+
+def _esc(text: str) -> str:
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def score_components(replay: Replay) -> Any:
+    """Long frame: hand, seat, component, points.
+
+    For Where's Bob's Hat? the components are ``bids`` (made and failed bids), ``hat`` (Bob's
+    Hat) and ``other`` (a renege penalty); other games have one ``score`` component.
+    """
+    pd = _pd()
+    rows = []
+    for res in hand_results_list(replay):
+        comps = res.extra.get("components")
+        for s, name in enumerate(replay.seats):
+            parts = comps[s] if comps else {"score": res.scores[s]}
+            for component, points in parts.items():
+                rows.append({"hand": res.number, "seat": name, "component": component,
+                             "points": points})
+    return pd.DataFrame(rows, columns=["hand", "seat", "component", "points"])
+
+
+def bid_results(replay: Replay) -> Any:
+    """Long frame: one row per bid made — hand, seat, bid, made (bool).
+
+    Where's Bob's Hat? asks the engine's scoring whether each single bid was made; Ted's Game
+    compares the bid with the tricks won (made means exactly).
+    """
+    pd = _pd()
+    rows = []
+    for res in hand_results_list(replay):
+        if not res.ended:
+            continue
+        if "bids" in res.extra:
+            for s, name in enumerate(replay.seats):
+                for word, made in res.extra["bids"][s]:
+                    rows.append({"hand": res.number, "seat": name, "bid": word, "made": made})
+        elif "tricks_won" in res.end and isinstance(res.end.get("bids"), list):
+            for s, name in enumerate(replay.seats):
+                bid = res.end["bids"][s]
+                if isinstance(bid, int):
+                    rows.append({"hand": res.number, "seat": name, "bid": str(bid),
+                                 "made": res.end["tricks_won"][s] == bid})
+    return pd.DataFrame(rows, columns=["hand", "seat", "bid", "made"])
+
+
+# -- per card, per trick, per step ----------------------------------------------------------
+
+def card_facts(game: str, code: str) -> dict[str, Any]:
+    """Suit and rank of a card code, read from the game's deck (empty when it has none)."""
+    deck = getattr(get_game(game).rules_class, "deck", None)
+    if deck is None:
+        return {}
+    try:
+        card = deck.parse(code)
+    except CardlabError:
+        return {}
+    out: dict[str, Any] = {}
+    suits = getattr(deck, "suits", None)
+    suit_of = getattr(deck, "suit_of", None)
+    rank_of = getattr(deck, "rank_of", None)
+    if suits is not None and suit_of is not None:
+        out["suit"] = suits[suit_of[card]]
+    if rank_of is not None:
+        out["rank"] = rank_of[card]
+    return out
+
+
+def play_rows(replay: Replay, hand: int | None = None,
+              path: LinePath = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`plays` as plain dicts (no pandas needed)."""
+    seats = replay.seats
+    rows: list[dict[str, Any]] = []
+    facts: dict[str, dict[str, Any]] = {}
+
+    def card_row(code: str) -> dict[str, Any]:
+        if code not in facts:
+            facts[code] = card_facts(replay.game, code)
+        return facts[code]
+
+    seen_tricks = 0
+    current: dict[str, int] = {}  # card code → step it was played, for the open trick
+    for st in walk(replay, hand, path):
+        if st.index == 0:
+            seen_tricks, current = 0, {}
+            continue
+        pos = st.state.snapshot(None)
+        if "tricks" in pos:
+            for _, code in pos["trick"]["cards"]:
+                current.setdefault(code, st.step)
+            done = pos["tricks"]
+            while seen_tricks < len(done):
+                trick = done[seen_tricks]
+                seen_tricks += 1
+                for order, (seat, code) in enumerate(trick["cards"], 1):
+                    rows.append({
+                        "hand": pos["hand"], "hand_index": st.hand_index,
+                        "step": current.pop(code, st.step), "trick": seen_tricks,
+                        "order": order, "seat": seats[seat], "card": code,
+                        **card_row(code), "trump": pos.get("trump"),
+                        "leader": seats[trick["leader"]], "winner": seats[trick["winner"]],
+                        "won": code == trick["winning_card"], "reason": trick["reason"],
+                    })
+            end_of_line = st.index == len(st.line)
+            if end_of_line:
+                for order, (seat, code) in enumerate(pos["trick"]["cards"], 1):
+                    rows.append({
+                        "hand": pos["hand"], "hand_index": st.hand_index,
+                        "step": current.get(code, st.step), "trick": seen_tricks + 1,
+                        "order": order, "seat": seats[seat], "card": code, **card_row(code),
+                        "trump": pos.get("trump"), "leader": seats[pos["trick"]["leader"]],
+                        "winner": None, "won": False, "reason": None,
+                    })
+        else:
+            action = st.action
+            assert action is not None
+            verb, _, rest = action.act.partition(" ")
+            if verb != "play":
+                continue
+            code = rest.split(" ")[0]
+            rows.append({"hand": pos["hand"], "hand_index": st.hand_index, "step": st.step,
+                         "seat": action.seat, "card": code, **card_row(code),
+                         "action": action.act, "call_card": pos.get("call_card"),
+                         "called_symbol": pos.get("called_symbol")})
+    return rows
+
+
+def plays(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """One row per card played: hand, step, trick, order, seat, card, suit, rank, trump,
+    leader, winner, won (this card took the trick), reason. Whot has no tricks: its rows
+    carry the call card and called symbol after the play instead."""
+    pd = _pd()
+    return pd.DataFrame(play_rows(replay, hand, path))
+
+
+def tricks(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """One row per completed trick: hand, trick, leader, winner, winning card, reason, cards,
+    and (Bob's Hat) who holds the hat after it."""
+    pd = _pd()
+    rows = []
+    seen = 0
+    for st in walk(replay, hand, path):
+        if st.index == 0:
+            seen = 0
+            continue
+        pos = st.state.snapshot(None)
+        done = pos.get("tricks", [])
+        while seen < len(done):
+            trick = done[seen]
+            seen += 1
+            row = {"hand": pos["hand"], "hand_index": st.hand_index, "step": st.step,
+                   "trick": seen, "leader": replay.seats[trick["leader"]],
+                   "winner": replay.seats[trick["winner"]],
+                   "winning_card": trick["winning_card"], "reason": trick["reason"],
+                   "cards": " ".join(code for _, code in trick["cards"])}
+            if "hat" in pos:
+                holder = pos["hat"]["holder"]
+                row["hat_holder"] = None if holder is None else replay.seats[holder]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def steps(replay: Replay, lang: str = "en", hand: int | None = None,
+          path: LinePath = ()) -> Any:
+    """One row per step: step, hand, hand_index, index, seat (who acted), action, verb,
+    phase, to_act (who acts next), trick (number of the trick in play), note (in ``lang``)."""
+    pd = _pd()
+    rows = []
+    for st in walk(replay, hand, path):
+        pos = st.state.snapshot(None)
+        action = st.action
+        to_act = pos.get("to_act")
+        note = st.line[st.index - 1].note if action else replay.hands[st.hand_index].note
+        row = {
+            "step": st.step, "hand": pos.get("hand"), "hand_index": st.hand_index,
+            "index": st.index, "seat": action.seat if action else None,
+            "action": action.act if action else None,
+            "verb": action.act.split(" ")[0] if action else "deal",
+            "phase": pos.get("phase"),
+            "to_act": None if to_act is None else replay.seats[to_act],
+            "note": note_text(note, lang),
+        }
+        if "tricks" in pos:
+            row["trick"] = len(pos["tricks"]) + (1 if pos["trick"]["cards"] else 0)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_steps(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """One row per step and seat: step, hand, seat, held (cards in hand), taken (cards or
+    tricks taken this hand), hand_score, total, to_act, and hat (holds Bob's Hat)."""
+    pd = _pd()
+    rows = []
+    for st in walk(replay, hand, path):
+        pos = st.state.snapshot(None)
+        counts = pos.get("hand_counts")
+        taken = pos.get("taken_total", pos.get("tricks_won"))
+        holder = pos["hat"]["holder"] if isinstance(pos.get("hat"), dict) else None
+        totals = pos.get("totals") or st.state.totals()
+        hand_scores = pos.get("hand_scores")
+        for s, name in enumerate(replay.seats):
+            rows.append({
+                "step": st.step, "hand": pos.get("hand"), "hand_index": st.hand_index,
+                "index": st.index, "seat": name,
+                "held": None if counts is None else counts[s],
+                "taken": None if taken is None else taken[s],
+                "hand_score": None if hand_scores is None else hand_scores[s],
+                "total": totals[s], "to_act": pos.get("to_act") == s,
+                "hat": holder == s,
+            })
+    return pd.DataFrame(rows)
+
+
+__all__ = [
+    "MissingExtraError", "require", "walk", "positions", "note_text", "note_languages",
+    "HandResult", "hand_results_list", "hand_results", "sheet_rows", "score_sheet",
+    "sheet_html", "styled_sheet", "score_components", "bid_results", "card_facts",
+    "play_rows", "plays", "tricks", "steps", "seat_steps",
+]

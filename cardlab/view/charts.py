@@ -1,0 +1,168 @@
+"""plotly figures of a replay: each function returns a ``plotly.graph_objects.Figure``.
+
+- :func:`score_evolution` — cumulative score per player over hands (games, in a Whot rubber);
+- :func:`score_components` — per hand and player: bid points and hat points (Bob's Hat);
+- :func:`bid_success` — the share of bids each player made;
+- :func:`cards_taken` — cards taken per suit per player;
+- :func:`hat_travels` — who holds Bob's Hat after each trick of a hand;
+- :func:`cards_in_hand` — cards in hand over the turns (Whot).
+
+All numbers come from :mod:`cardlab.frames`, i.e. from replaying the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import frames
+from ..frames import hand_results_list, require
+from ..replay import LinePath, Replay
+from .cards import SWATCH
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+           "#17becf")
+
+
+def _go() -> Any:
+    return require("plotly.graph_objects")
+
+
+def hand_word(replay: Replay) -> str:
+    """What one entry of ``replay.hands`` is called: a game in a Whot rubber, else a hand."""
+    return "game" if replay.game == "whot" else "hand"
+
+
+def _layout(fig: Any, title: str, x: str, y: str) -> Any:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, template="plotly_white",
+                      height=340, margin={"l": 50, "r": 20, "t": 50, "b": 40},
+                      legend={"orientation": "h", "y": -0.2})
+    return fig
+
+
+def score_series(replay: Replay, hand: int | None = None, path: LinePath = ()
+                 ) -> tuple[list[int], list[list[int]]]:
+    """(x values 0..H, per seat the running total after each finished hand)."""
+    xs = [0]
+    series = [[0] for _ in replay.seats]
+    for res in hand_results_list(replay, hand, path):
+        if not res.ended:
+            continue
+        xs.append(res.hand_index + 1)
+        for s in range(len(replay.seats)):
+            series[s].append(res.totals[s])
+    return xs, series
+
+
+def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = (),
+                    marker: float | None = None) -> Any:
+    """Cumulative score per player over the hands (games of a Whot rubber).
+
+    With ``hand`` and ``path`` the variation's hand replaces the main line's. ``marker``
+    draws a vertical line at that x (the viewer moves it to the current step).
+    """
+    go = _go()
+    xs, series = score_series(replay, hand, path)
+    fig = go.Figure()
+    for s, name in enumerate(replay.seats):
+        fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
+                                 line={"color": PALETTE[s % len(PALETTE)]}))
+    word = hand_word(replay)
+    against = " (points against: lower is better)" if replay.game == "whot" else ""
+    _layout(fig, f"Score after each {word}{against}", word, "total")
+    if marker is not None:
+        fig.add_shape(type="line", x0=marker, x1=marker, y0=0, y1=1, yref="paper",
+                      line={"color": "#e0b400", "width": 3, "dash": "dot"}, name="now")
+    fig.update_xaxes(dtick=1 if len(xs) <= 14 else None)
+    return fig
+
+
+def score_components(replay: Replay) -> Any:
+    """Points per hand and player, split into components (Bob's Hat: bids, hat, other)."""
+    go = _go()
+    df = frames.score_components(replay)
+    fig = go.Figure()
+    colours = {"bids": "#1f5fbf", "hat": "#6b4b2a", "other": "#999", "score": "#2ca02c"}
+    for component in df["component"].unique():
+        part = df[df["component"] == component]
+        if component == "other" and not part["points"].any():
+            continue
+        fig.add_trace(go.Bar(x=[part["hand"].tolist(), part["seat"].tolist()],
+                             y=part["points"].tolist(), name=component,
+                             marker_color=colours.get(component)))
+    fig.update_layout(barmode="relative")
+    return _layout(fig, f"Points per {hand_word(replay)}: where they came from",
+                   f"{hand_word(replay)} / player", "points")
+
+
+def bid_success(replay: Replay) -> Any:
+    """The share of bids each player made (Bob's Hat: each bid of a hand on its own)."""
+    go = _go()
+    df = frames.bid_results(replay)
+    rates, texts = [], []
+    for name in replay.seats:
+        mine = df[df["seat"] == name]
+        made = int(mine["made"].sum())
+        rates.append(made / len(mine) if len(mine) else 0.0)
+        texts.append(f"{made}/{len(mine)}")
+    fig = go.Figure(go.Bar(x=list(replay.seats), y=rates, text=texts, textposition="auto",
+                           marker_color=[PALETTE[s % len(PALETTE)]
+                                         for s in range(len(replay.seats))]))
+    fig.update_yaxes(range=[0, 1], tickformat=".0%")
+    return _layout(fig, "Bids made", "player", "share of bids made")
+
+
+def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """Cards taken per suit per player: the cards of each trick go to its winner."""
+    go = _go()
+    counts: dict[str, dict[str, int]] = {}
+    for row in frames.play_rows(replay, hand, path):
+        winner = row.get("winner")
+        if winner is None or "suit" not in row:
+            continue
+        per = counts.setdefault(row["suit"], {})
+        per[winner] = per.get(winner, 0) + 1
+    fig = go.Figure()
+    for suit, per in sorted(counts.items()):
+        fig.add_trace(go.Bar(x=list(replay.seats), y=[per.get(n, 0) for n in replay.seats],
+                             name=suit, marker_color=SWATCH.get(suit)))
+    fig.update_layout(barmode="stack")
+    where = "the game" if hand is None else f"{hand_word(replay)} {hand + 1}"
+    return _layout(fig, f"Cards taken per suit in {where}", "player", "cards")
+
+
+def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
+    """Who holds Bob's Hat after each trick of hand ``hand`` (0-based index)."""
+    go = _go()
+    df = frames.tricks(replay, hand, path)
+    xs = [0] + df["trick"].tolist()
+    nobody = "(nobody)"
+    ys = [nobody] + [h if isinstance(h, str) else nobody for h in df.get("hat_holder", [])]
+    texts = [""] + [f"{w} takes {c}" for w, c in zip(df["winner"], df["cards"], strict=True)]
+    fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", line_shape="hv",
+                               text=texts, hovertemplate="after trick %{x}: %{y}<br>%{text}",
+                               marker={"size": 10, "color": "#6b4b2a"}, name="hat"))
+    fig.update_yaxes(categoryorder="array", categoryarray=[nobody, *replay.seats])
+    fig.update_xaxes(dtick=1)
+    return _layout(fig, f"Bob's Hat's travels in hand {hand + 1}", "after trick", "held by")
+
+
+def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """Cards each player holds over the turns (Whot; works for any game)."""
+    go = _go()
+    df = frames.seat_steps(replay, hand, path)
+    fig = go.Figure()
+    for s, name in enumerate(replay.seats):
+        mine = df[df["seat"] == name]
+        fig.add_trace(go.Scatter(x=mine["step"].tolist(), y=mine["held"].tolist(),
+                                 mode="lines", name=name, line_shape="hv",
+                                 line={"color": PALETTE[s % len(PALETTE)]}))
+    starts = df[(df["index"] == 0) & (df["seat"] == replay.seats[0])]
+    for step, number in zip(starts["step"], starts["hand"], strict=True):
+        fig.add_vline(x=step, line={"color": "#bbb", "dash": "dot"})
+        fig.add_annotation(x=step, y=1, yref="paper", text=f"{hand_word(replay)} {number}",
+                           showarrow=False, xanchor="left", font={"size": 10})
+    return _layout(fig, "Cards in hand", "step", "cards held")
+
+
+__all__ = ["score_evolution", "score_components", "bid_success", "cards_taken",
+           "hat_travels", "cards_in_hand", "score_series", "hand_word"]
