@@ -208,6 +208,20 @@ class BobsHatState(TrickTaking):
         self.row = [0] * n  # the current hand's score so far (a renege penalty lands here)
         self.reneges: list[tuple[int, int, int]] = []  # (hand, seat, card) of each renege
 
+    def skip_to_hand(self, hand: int) -> None:
+        """Start the game at a later hand (before the first deal), for drills and simulations.
+
+        Hand ``hand`` deals ``4 + hand`` cards each; the deal has passed left ``hand - 1``
+        times. A replay always starts at hand 1, so recordings do not use this.
+        """
+        if self.pending != "first" or self.history:
+            raise self.refuse("skip_to_hand works only before the first deal")
+        if not 1 <= hand <= self.rules.options["hands"]:
+            raise self.refuse(f"this game has hands 1 to {self.rules.options['hands']}")
+        self.hand_no = hand
+        self.dealer = (self.rules.options["first_dealer"] + hand - 1) % self.rules.players
+        self.sheet = [[0] * self.rules.players for _ in range(hand - 1)]
+
     def _opener(self, dealer: int) -> int:
         """Who bids first and leads the first trick."""
         if self.rules.options["opening"] == "dealer":
@@ -405,7 +419,9 @@ class BobsHatState(TrickTaking):
         return -1
 
     def _end_hand(self) -> None:
-        scores = score_hand(self.bids, self.taken(), self.dealt_suits(), self.size,
+        taken = self.taken()
+        dealt = [sum(column) for column in zip(*taken, strict=True)]  # every card is taken
+        scores = score_hand(self.bids, taken, dealt, self.size,
                             self.hat_holder(), self.hat_value,
                             self.rules.options["negative_scoring"])
         row = [a + b for a, b in zip(self.row, scores, strict=True)]
@@ -534,21 +550,25 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
     """
     n = len(bids)
     totals = [sum(t) for t in taken]
+    fewest = min(totals)
+    alone_fewest = totals.count(fewest) == 1
+    columns = [[t[suit] for t in taken] for suit in range(3)]
+    tops = [max(col) for col in columns]
+    alone_top = [col.count(top) == 1 for col, top in zip(columns, tops, strict=True)]
     scores = [0] * n
     for seat, flags in enumerate(bids):
         if flags == NO_BID:
             continue
-        for suit, bit in enumerate(MOST):
-            if flags & bit:
+        for suit in (0, 1, 2):
+            if flags & MOST[suit]:
                 mine = taken[seat][suit]
-                made = dealt_suits[suit] == 0 or all(
-                    mine > taken[o][suit] for o in range(n) if o != seat)
-                if made:
+                # made: more than every other single player (or no card of the suit dealt)
+                if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
                     scores[seat] += 5 + mine
                 else:
                     scores[seat] -= 5 + (mine if negative_scoring else 0)
         if flags & FEWEST:
-            made = all(totals[seat] < totals[o] for o in range(n) if o != seat)
+            made = totals[seat] == fewest and alone_fewest
             points = size * (2 if flags & DOUBLE else 1)
             scores[seat] += points if made else -points
     if hat_holder >= 0 and bids[hat_holder] != NO_BID:
