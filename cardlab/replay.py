@@ -330,21 +330,21 @@ def schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> Any:
-    import jsonschema
+    import fastjsonschema  # compiled once per process: a few ms
 
-    cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+    return fastjsonschema.compile(schema())
 
 
 def check_schema(data: Any, file: str | None = None) -> None:
     """Raise :class:`ReplayError` with the JSON path of the first schema violation."""
-    validator = _validator()
-    if validator.is_valid(data):
-        return
-    import jsonschema
+    import fastjsonschema
 
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    raise ReplayError(error.message, file=file, path=error.json_path)
+    try:
+        _validator()(data)
+    except fastjsonschema.JsonSchemaValueException as err:
+        path = "$" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in err.path[1:])
+        reason = err.message.split(" ", 1)[1] if err.message.startswith("data") else err.message
+        raise ReplayError(reason, file=file, path=path) from None
 
 
 def load(path: str | os.PathLike[str]) -> Replay:

@@ -18,6 +18,8 @@ PYPROJECT = ROOT / "pyproject.toml"
 ENVIRONMENT = ROOT / "environment.yml"
 
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# conda-forge names that differ from the PyPI name of the same package
+CONDA_TO_PYPI = {"python-fastjsonschema": "fastjsonschema"}
 
 
 def normalise(requirement: str) -> str:
@@ -146,7 +148,8 @@ def test_dependency_lists_are_nonempty(pyproject: dict, environment) -> None:
 def test_pyproject_and_environment_list_the_same_packages(pyproject: dict, environment) -> None:
     conda, _pip = environment
     pip_names = _pip_names(pyproject)
-    conda_names = {normalise(d) for d in conda} - {"python", "pip"}
+    conda_names = {CONDA_TO_PYPI.get(normalise(d), normalise(d)) for d in conda} - {
+        "python", "pip"}
     assert pip_names, "pyproject.toml lists no dependencies"
     assert conda_names, "environment.yml lists no dependencies"
     assert pip_names == conda_names, (

@@ -137,7 +137,7 @@ def test_bad_totals_and_bad_scores(game_json, tmp_path):
 
 def test_schema_errors_give_the_json_path(game_json, tmp_path):
     del game_json["hands"][1]["actions"][3]["act"]
-    expect_error(game_json, tmp_path, "$.hands[1].actions[3]", "'act' is a required property")
+    expect_error(game_json, tmp_path, "$.hands[1].actions[3]", "must contain ['act'] properties")
     game_json["hands"][1]["actions"][3]["act"] = "bid most-red"
     game_json["format"] = "pgn"
     expect_error(game_json, tmp_path, "$.format")
