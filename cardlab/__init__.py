@@ -1,5 +1,6 @@
 """cardlab: step through, record, teach and analyse card games in JupyterLab."""
 
+from . import text
 from .cursor import Cursor
 from .errors import (
     CardCodeError,
@@ -15,6 +16,6 @@ from .replay import Replay, Table, load, loads, new_game
 __all__ = [
     "CardCodeError", "CardlabError", "Cursor", "IllegalActionError", "OptionError", "ReplayError",
     "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
-    "new_game",
+    "new_game", "text",
 ]
 __version__ = "0.1.0"
