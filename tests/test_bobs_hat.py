@@ -264,6 +264,9 @@ def test_a_renege_in_table_mode_scores_minus_15_and_the_hand_is_redealt():
     t.play(make_bot("random", "bobs-hat", seed=3), until="hand")
     sheet = t.state.snapshot()["sheet"]
     assert len(sheet) == 1 and sheet[0][1] == -15 + t.replay.hands[1].scores[1]
+    parts = t.state.snapshot()["score_parts"]
+    assert parts[1]["renege"] == -15
+    assert [sum(p.values()) for p in parts] == sheet[0]
     reloaded = cardlab.loads(t.replay.to_json())
     assert reloaded.to_dict() == t.replay.to_dict()
 

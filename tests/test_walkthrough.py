@@ -135,3 +135,12 @@ def test_the_script_reproduces_the_committed_file(tmp_path):
     out = tmp_path / "review.json"
     module.build().save(out)
     assert out.read_text(encoding="utf-8") == REPLAY.read_text(encoding="utf-8")
+
+
+def test_score_parts_as_the_review_adds_them_up(replay):
+    # Hand 2: "Kathrine noterer glatt 5+6+10 poeng": most red made with six red, and the hat.
+    parts = end_of_hand(replay, 2)["score_parts"]
+    assert parts[2] == {"most-red": 5 + 6, "hat": 10}
+    assert parts[0] == {"most-red": -5, "most-black": -5}  # Tone fails both bids: -10
+    # Hand 1: Brad misses most black and holds the -10 hat: -15.
+    assert end_of_hand(replay, 1)["score_parts"][3] == {"most-black": -5, "hat": -10}

@@ -403,6 +403,28 @@ class BobsHatState(TrickTaking):
                 mine[suit_of[card]] += 1
         return taken
 
+    def score_parts(self) -> list[dict[str, int]] | None:
+        """Once a hand is over: each seat's points per bid, for the hat, and for a renege.
+
+        E.g. ``{"most-blue": 9, "fewest": -7, "hat": -10}``; None while the hand is played.
+        """
+        parts: list[dict[str, int]] = [{} for _ in range(self.rules.players)]
+        if self.renege is not None and self.pending == "redeal":
+            parts[self.renege[0]]["renege"] = RENEGE_PENALTY
+            return parts
+        if self.pending != "next" or not self.sheet:
+            return None
+        taken = self.taken()
+        dealt = [sum(column) for column in zip(*taken, strict=True)]
+        score_hand(self.bids, taken, dealt, self.size, self.hat_holder(), self.hat_value,
+                   self.rules.options["negative_scoring"], parts)
+        penalties = self.sheet[-1][:]  # the row also holds this hand's renege penalties
+        for seat, row_total in enumerate(penalties):
+            earned = sum(parts[seat].values())
+            if row_total != earned:
+                parts[seat]["renege"] = row_total - earned
+        return parts
+
     def dealt_suits(self) -> list[int]:
         """How many cards of each suit (blue, red, black) were dealt this hand."""
         counts = [0, 0, 0]
@@ -535,18 +557,23 @@ class BobsHatState(TrickTaking):
             "renege": None if self.renege is None else {
                 "seat": self.renege[0], "card": DECK.codes[self.renege[1]]},
             "hand_scores": self.row[:],
+            "score_parts": self.score_parts(),
             "sheet": [r[:] for r in self.sheet],
             "totals": self.totals(),
         }
 
 
 def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], size: int,
-               hat_holder: int, hat_value: int, negative_scoring: bool) -> list[int]:
+               hat_holder: int, hat_value: int, negative_scoring: bool,
+               parts: list[dict[str, int]] | None = None) -> list[int]:
     """Each seat's score for one hand, every bid scored on its own.
 
     >>> # Anna bids most blue and takes 4 blue; Bob 3, Chris 1: 5 + 4 = 9.
     >>> score_hand([1, 0, 0], [[4, 0, 0], [3, 0, 0], [1, 0, 0]], [8, 0, 0], 7, -1, 0, False)[0]
     9
+
+    With ``parts`` (a list of one dict per seat), each bid's points and the hat's are
+    recorded there too: ``{"most-blue": 9, "hat": 0}``.
     """
     n = len(bids)
     totals = [sum(t) for t in taken]
@@ -564,15 +591,22 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
                 mine = taken[seat][suit]
                 # made: more than every other single player (or no card of the suit dealt)
                 if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
-                    scores[seat] += 5 + mine
+                    points = 5 + mine
                 else:
-                    scores[seat] -= 5 + (mine if negative_scoring else 0)
+                    points = -5 - (mine if negative_scoring else 0)
+                scores[seat] += points
+                if parts is not None:
+                    parts[seat][BID_WORDS[MOST[suit]]] = points
         if flags & FEWEST:
             made = totals[seat] == fewest and alone_fewest
             points = size * (2 if flags & DOUBLE else 1)
             scores[seat] += points if made else -points
+            if parts is not None:
+                parts[seat][BID_WORDS[flags & (FEWEST | DOUBLE)]] = points if made else -points
     if hat_holder >= 0 and bids[hat_holder] != NO_BID:
         scores[hat_holder] += hat_value
+        if parts is not None:
+            parts[hat_holder]["hat"] = hat_value
     return scores
 
 
