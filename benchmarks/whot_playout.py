@@ -11,7 +11,7 @@ import random
 import sys
 import time
 
-from cardlab.games.whot import WhotRules
+from cardlab.games.whot import WhotRules, WhotState
 
 
 def playout(games: int, players: int = 4, rules: str = "classic") -> tuple[int, int, float]:
@@ -21,6 +21,7 @@ def playout(games: int, players: int = 4, rules: str = "classic") -> tuple[int, 
     rand = rng.random
     actions = 0
     setup = rule_set.new_state()
+    assert isinstance(setup, WhotState)
     setup.apply_chance(setup.seeded_chance(0))
     start = time.perf_counter()
     for seed in range(games):
