@@ -4,11 +4,10 @@ exactly that many.
 It reads only what its seat may know: its own cards, the turned trump, the bids, the tricks
 won so far and the cards on the table.
 
-- Bid: the sum over its cards of the chance that each one takes a trick, rounded. A card takes
-  a trick when no opponent holds a higher card of its suit (and, off trump, nobody trumps
-  it); long trump suits add a little. As dealer it respects the hook: when the rounded
-  number is forbidden it bids the nearer allowed number (below, on a tie, since a hand full
-  of forbidden-number chances is often a little weaker than its sum).
+- Bid: its expected tricks, rounded: its share of the tricks in proportion to its share of
+  the strength dealt (trumps count most, then aces and kings). As dealer it respects the
+  hook: when the rounded number is forbidden it bids the nearer allowed number (the lower
+  one on a tie).
 - Play: while short of its bid it tries to win the trick (leading its strongest card; when
   following, the cheapest winning card if it plays last, else the highest winner); once its
   bid is made it ducks: the highest card that does not win, or, when every card it may play
@@ -23,6 +22,10 @@ from ..games.teds_game import BID, DECK, NCARDS, TedsGameState
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
+# VALUE[is trump][card]: how much of a trick a card is worth (see expected_tricks)
+VALUE = (tuple(1.5 * ((RANK_OF[c] - 2) / 12) ** 5 for c in range(NCARDS)),
+         tuple(1.2 + (RANK_OF[c] - 2) / 12 for c in range(NCARDS)))
+MEAN_VALUE = (sum(VALUE[1][:13]) + 3 * sum(VALUE[0][:13])) / NCARDS  # per card, one suit trump
 
 
 class HeuristicBot:
@@ -38,29 +41,21 @@ class HeuristicBot:
 
     # -- bidding -------------------------------------------------------------------------
     def expected_tricks(self, state: TedsGameState, seat: int) -> float:
-        """How many tricks this hand should take, from its cards and the trump alone."""
+        """How many tricks this hand should take, from its cards and the trump alone.
+
+        Every trick is won by someone, so a hand's share of the tricks is taken as its share
+        of the strength dealt: its cards' value over the value an average hand of the same
+        size holds. A trump is worth 1.2 plus its rank on a 0-1 scale (any trump can win a
+        trick); an off-trump card 1.5 times its rank to the fifth power (aces count, low
+        cards hardly).
+        """
         held = state.hands[seat]
-        n = state.rules.players
-        size = state.size
-        unseen = NCARDS - size - 1  # the turned card is known
-        # chance that one given unseen card is in some opponent's hand
-        held_by_others = min(1.0, (n - 1) * size / unseen)
         trump = state.trump
-        expected = 0.0
+        mine = 0.0
         for suit, cards in enumerate(held):
             for card in cards:
-                higher = sum(1 for c in range(card + 1, (suit + 1) * 13)
-                             if c not in cards and c != state.turned)
-                top = (1 - held_by_others) ** higher
-                if suit == trump:
-                    expected += top
-                else:
-                    # off trump: an opponent void in the suit may trump it; more likely the
-                    # more players there are and the longer this suit is in our hand
-                    expected += top * max(0.0, 1 - 0.08 * (n - 1) - 0.1 * (len(cards) - 1))
-        if trump >= 0:
-            expected += 0.4 * max(0, len(held[trump]) - 2)
-        return min(expected, float(size))
+                mine += VALUE[suit == trump][card]
+        return min(mine / (state.rules.players * MEAN_VALUE), float(state.size))
 
     def _bid(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
         expected = self.expected_tricks(state, seat)

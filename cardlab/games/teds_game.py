@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import draw, seeded_rng
@@ -208,6 +209,18 @@ class TedsGameState(TrickTaking):
         if self.phase != PHASE_DEAL:
             raise self.refuse(self._wrong_action(-1))
         self._begin_hand(*self._seeded_cards(seed))
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Play the rest of the hand at random, fast (for simulations and the benchmark).
+
+        Each step takes ``legal[int(rand() * len(legal))]`` of the very list
+        ``legal_actions()`` gives, so the hand ends exactly as a loop of ``legal_actions`` and
+        ``apply`` with the same ``rand`` would end it; only the call per step is saved.
+        """
+        while self.phase == PHASE_BID:
+            actions = self._legal_other()
+            self._apply_other(actions[int(rand() * len(actions))])
+        random_tricks(self, rand)
 
     def _next_dealer(self) -> int:
         if self.hand_no == 0:
@@ -436,7 +449,8 @@ class TedsGameState(TrickTaking):
         if phase == PHASE_SETUP:
             return "first the players draw cards for first dealer"
         if phase == PHASE_DEAL:
-            return "the hand is over; the next hand must be dealt"
+            return ("the first hand must be dealt" if self.hand_no == 0
+                    else "the hand is over; the next hand must be dealt")
         if phase == PHASE_OVER:
             return "the game is over"
         name = self.names[self.turn]
@@ -567,6 +581,55 @@ class TedsGameState(TrickTaking):
             "sheet": [r[:] for r in self.sheet],
             "totals": self.totals(),
         }
+
+
+def random_tricks(state: TrickTaking, rand: Callable[[], float]) -> None:
+    """Play cards at random while ``state`` is in the play phase (any trick-taking game).
+
+    The choice at each step is ``legal[int(rand() * len(legal))]`` with ``legal`` ordered as
+    ``TrickTaking.legal_actions`` orders it (the suit led, ascending; else the whole hand in
+    suit order), and each trick ends as ``TrickTaking.apply`` ends it, ``_trick_done``
+    included. Locals instead of attribute look-ups per card: this is the playout hot path.
+    """
+    hands = state.hands
+    suit_of = state.suit_of
+    trump = state.trump
+    nseats = state.nseats
+    history = state.history
+    won = state.tricks_won
+    while state.phase is PLAY:
+        seat, leader, trick, led = state.turn, state.leader, state.trick, state.led
+        win_seat, win_card = state.win_seat, state.win_card
+        while len(trick) < nseats:
+            held = hands[seat]
+            if led >= 0 and held[led]:
+                cards = held[led]
+                card = cards.pop(int(rand() * len(cards)))
+                suit = led
+            else:
+                k = int(rand() * sum(map(len, held)))
+                for cards in held:
+                    if k < len(cards):
+                        break
+                    k -= len(cards)
+                card = cards.pop(k)
+                suit = suit_of[card]
+            trick.append(card)
+            if led < 0:
+                led, win_seat, win_card = suit, seat, card
+            else:
+                win_suit = suit_of[win_card]
+                if (suit == win_suit and card > win_card) or (
+                        suit == trump and win_suit != trump):
+                    win_seat, win_card = seat, card
+            seat = seat + 1 if seat + 1 < nseats else 0
+        history.append((leader, tuple(trick), win_seat))
+        won[win_seat] += 1
+        state.trick = []
+        state.led = -1
+        state.win_seat, state.win_card = win_seat, win_card
+        state.turn = state.leader = win_seat
+        state._trick_done(win_seat)
 
 
 def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:

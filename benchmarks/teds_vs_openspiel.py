@@ -1,0 +1,151 @@
+"""Speed race: random playouts of one Ted's Game hand against OpenSpiel's ``oh_hell``.
+
+Both sides do the same work per hand, driven from Python: a 5-player deal of 10 cards each,
+the trump card, 5 bids (with the dealer's hook), 50 card plays and the trick winners.
+
+- OpenSpiel: ``oh_hell`` with players=5, num_suits=4, num_cards_per_suit=13,
+  num_tricks_fixed=10. At every chance node a random outcome of ``chance_outcomes()``, at
+  every decision a random action of ``legal_actions()``, applied with ``apply_action``.
+- cardlab, per step: a state after the draw for first dealer is cloned, dealt with
+  ``deal_seeded`` (a new seed per hand), then a random action of ``legal_actions()`` is
+  applied with ``apply`` until the hand is over: the same protocol loop as OpenSpiel's.
+- cardlab, playout: the same clone and deal, then ``random_playout``, which makes the very
+  same choices (the same legal lists, the same random draws) without a Python call per step.
+
+The two run in one process, alternating in slices of about half a second, for at least
+``--seconds`` each (default 5). OpenSpiel is a benchmark-only dependency (``pip install
+open-spiel``, the ``bench`` extra). Run from the repository root:
+
+    .venv/bin/python benchmarks/teds_vs_openspiel.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cardlab  # noqa: E402
+from cardlab.games.teds_game import TedsGameState  # noqa: E402
+
+PLAYERS, TRICKS = 5, 10
+SLICE = 0.5  # seconds per turn of each side
+
+
+def openspiel_slice(game, rng: random.Random, seconds: float) -> int:
+    """Play random oh_hell hands for about ``seconds``; return how many were finished."""
+    random_ = rng.random
+    hands = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(random_() * len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(random_() * len(actions))])
+        hands += 1
+    return hands
+
+
+def cardlab_slice(start: TedsGameState, rng: random.Random, seconds: float,
+                  first_seed: int) -> int:
+    """Play random Ted's Game first hands for about ``seconds``; return how many."""
+    random_ = rng.random
+    hands = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        state = start.clone()
+        state.deal_seeded(first_seed + hands)
+        legal = state.legal_actions
+        apply = state.apply
+        while state.turn >= 0:  # -1 once the hand is over
+            actions = legal()
+            apply(actions[int(random_() * len(actions))])
+        hands += 1
+    return hands
+
+
+def playout_slice(start: TedsGameState, rng: random.Random, seconds: float,
+                  first_seed: int) -> int:
+    """The same hands through ``random_playout``: the same choices, no call per step."""
+    random_ = rng.random
+    hands = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        state = start.clone()
+        state.deal_seeded(first_seed + hands)
+        state.random_playout(random_)
+        hands += 1
+    return hands
+
+
+def check_cardlab_hand(start: TedsGameState) -> None:
+    """One hand of the benchmark loop, checked: 5 bids with the hook, then 50 plays."""
+    state = start.clone()
+    state.deal_seeded(0)
+    rng = random.Random(0)
+    bids = plays = 0
+    while state.turn >= 0:
+        actions = state.legal_actions()
+        if actions[0] >= 100:
+            bids += 1
+        else:
+            plays += 1
+        state.apply(actions[int(rng.random() * len(actions))])
+    assert (bids, plays) == (PLAYERS, PLAYERS * TRICKS), (bids, plays)
+    assert sum(state.bids) != TRICKS and state.hand_over()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="minimum seconds for each side (default 5)")
+    args = parser.parse_args()
+    try:
+        import pyspiel
+    except ImportError:
+        sys.exit("OpenSpiel is not installed: pip install open-spiel (the [bench] extra)")
+
+    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_suits": 4,
+                                         "num_cards_per_suit": 13,
+                                         "num_tricks_fixed": TRICKS})
+    rules = cardlab.get_game("teds-game").rules(players=PLAYERS, start_size=TRICKS)
+    start = rules.new_state()  # before the draw for first dealer
+    assert isinstance(start, TedsGameState)
+    start.apply_chance(start.seeded_chance(1))  # now the first hand is due
+    check_cardlab_hand(start)
+
+    rng_os, rng_cl, rng_po = random.Random(1), random.Random(2), random.Random(3)
+    spent = {"openspiel": 0.0, "cardlab": 0.0, "playout": 0.0}
+    done = {"openspiel": 0, "cardlab": 0, "playout": 0}
+    while min(spent.values()) < args.seconds:
+        t0 = time.perf_counter()
+        done["openspiel"] += openspiel_slice(game, rng_os, SLICE)
+        t1 = time.perf_counter()
+        done["cardlab"] += cardlab_slice(start, rng_cl, SLICE, done["cardlab"])
+        t2 = time.perf_counter()
+        done["playout"] += playout_slice(start, rng_po, SLICE, done["playout"])
+        t3 = time.perf_counter()
+        spent["openspiel"] += t1 - t0
+        spent["cardlab"] += t2 - t1
+        spent["playout"] += t3 - t2
+    rate = {k: done[k] / spent[k] for k in done}
+    labels = {"openspiel": "OpenSpiel oh_hell, legal_actions/apply_action per step",
+              "cardlab": "cardlab teds-game, legal_actions/apply per step",
+              "playout": "cardlab teds-game, random_playout (same choices)"}
+    for key, label in labels.items():
+        print(f"{label:56s} {done[key]:7d} hands in {spent[key]:5.1f} s = "
+              f"{rate[key]:8.0f} hands/s")
+    for key in ("cardlab", "playout"):
+        print(f"ratio {labels[key]} / OpenSpiel: {rate[key] / rate['openspiel']:.2f} "
+              "(target >= 3)")
+
+if __name__ == "__main__":
+    main()
