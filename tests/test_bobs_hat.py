@@ -337,3 +337,32 @@ def test_one_seats_view_hides_the_other_hands():
     assert view["hands"][2] and all(view["hands"][s] is None for s in (0, 1, 3))
     assert view["hand_counts"] == [5, 5, 5, 5]
     assert view["legal"] == []  # seat 0 (the dealer) acts, not seat 2
+
+
+# -- bots ------------------------------------------------------------------------------------------
+
+def test_the_heuristic_bot_outscores_random_play():
+    from cardlab.bots import make_bot
+    heuristic = random = 0.0
+    games = 40
+    for g in range(games):
+        seat = g % 4
+        players = [make_bot("random", "bobs-hat", seed=f"{g}/{s}") for s in range(4)]
+        players[seat] = make_bot("heuristic", "bobs-hat", seed=g)
+        t = cardlab.new_game("bobs-hat", players=4, seed=g, hands=4)
+        t.play(players)
+        heuristic += t.replay.totals[seat]
+        random += (sum(t.replay.totals) - t.replay.totals[seat]) / 3
+    assert heuristic / games > random / games + 10
+
+
+def test_bots_are_seeded():
+    from cardlab.bots import make_bot
+
+    def game(bot_seed):
+        t = cardlab.new_game("bobs-hat", players=3, seed=1, hands=2)
+        t.play([make_bot(kind, "bobs-hat", seed=f"{bot_seed}/{s}")
+                for s, kind in enumerate(["random", "heuristic", "random"])])
+        return t.replay.to_json()
+
+    assert game(1) == game(1) and game(1) != game(2)
