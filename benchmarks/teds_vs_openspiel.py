@@ -137,11 +137,11 @@ def main() -> None:
         spent["cardlab"] += t2 - t1
         spent["playout"] += t3 - t2
     rate = {k: done[k] / spent[k] for k in done}
-    labels = {"openspiel": "OpenSpiel oh_hell, legal_actions/apply_action per step",
+    labels = {"openspiel": "OpenSpiel oh_hell, chance_outcomes/legal_actions per step",
               "cardlab": "cardlab teds-game, legal_actions/apply per step",
               "playout": "cardlab teds-game, random_playout (same choices)"}
     for key, label in labels.items():
-        print(f"{label:56s} {done[key]:7d} hands in {spent[key]:5.1f} s = "
+        print(f"{label:58s} {done[key]:7d} hands in {spent[key]:5.1f} s = "
               f"{rate[key]:8.0f} hands/s")
     for key in ("cardlab", "playout"):
         print(f"ratio {labels[key]} / OpenSpiel: {rate[key] / rate['openspiel']:.2f} "
