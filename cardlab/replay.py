@@ -441,6 +441,7 @@ class Table:
         self.state = replay.rules.new_state()
         self.state.names = list(replay.seats)  # type: ignore[attr-defined]
         self._hand_totals = [0] * len(replay.seats)
+        self._last: Action | Hand | None = None  # what ``note`` attaches to
         if self.state.chance_kind() == "setup" and replay.setup is None and \
                 replay.seed is not None:
             replay.setup = self.state.seeded_chance(replay.seed)
@@ -475,6 +476,7 @@ class Table:
         self._hand_totals = self.state.totals()
         self.state.apply_chance(record)
         self.replay.hands.append(Hand(deal=record, note=note))
+        self._last = self.replay.hands[-1]
 
     def setup(self, record: Any) -> None:
         """Enter the game's setup record (e.g. the draw for first dealer)."""
@@ -512,15 +514,18 @@ class Table:
         if self.state.chance_kind() == "deal" or self.state.is_game_over():
             after = self.state.totals()
             hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
-        self._advance()
+        self._advance()  # may deal the next hand by itself
+        self._last = action
 
     def note(self, note: Note) -> None:
-        """Attach a note to the last action (or to the deal when nothing was played yet)."""
-        hand = self.replay.hands[-1]
-        if hand.actions:
-            hand.actions[-1].note = note
-        else:
-            hand.note = note
+        """Attach a note to what was entered last: an action, or a deal entered by hand.
+
+        After the action that ends a hand, the note goes on that action even when a seeded
+        table has already dealt the next hand by itself.
+        """
+        if self._last is None:
+            raise IllegalActionError("nothing has been entered yet to attach a note to")
+        self._last.note = note
 
     def play(self, bots: Sequence[Bot] | Bot, until: str = "game",
              max_actions: int = 1_000_000) -> None:

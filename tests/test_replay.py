@@ -277,3 +277,22 @@ def test_a_seeded_deal_equals_the_recorded_one():
     state.deal_seeded(5)
     twin.apply_chance(twin.seeded_chance(5))
     assert state.snapshot() == twin.snapshot()
+
+
+def test_a_note_after_the_last_action_of_a_hand_stays_on_that_action():
+    t = cardlab.new_game("bobs-hat", players=3, seed=8, hands=2)
+    t.play(bots(players=3), until="hand")
+    assert len(t.replay.hands) == 2  # the seeded table has dealt hand 2 by itself
+    t.note("the last card of hand 1")
+    assert t.replay.hands[0].actions[-1].note == "the last card of hand 1"
+    assert t.replay.hands[1].note is None
+    t.act("hat +10")
+    t.note({"en": "the dealer of hand 2 chose +10"})
+    assert t.replay.hands[1].actions[0].note == {"en": "the dealer of hand 2 chose +10"}
+    fresh = cardlab.new_game("bobs-hat", players=3)
+    with pytest.raises(cardlab.IllegalActionError, match="nothing has been entered"):
+        fresh.note("too early")
+    fresh.deal({"trump": "gray", "hands": [[f"{s}{r}" for r in range(1, 6)]
+                                           for s in ("blue", "red", "black")]})
+    fresh.note("a real deal, typed in")
+    assert fresh.replay.hands[0].note == "a real deal, typed in"
