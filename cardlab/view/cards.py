@@ -6,7 +6,7 @@ Hat's 14s and 15s show the little hat printed on the real cards (the engine's ``
 No third-party imports: this module works without the notebook extras.
 
 >>> card_html("bobs-hat", "blue14")
-'<span class="cl-card cl-blue" title="blue14">14<i class="cl-hat-mark">🎩</i></span>'
+'<span class="cl-card cl-blue" title="blue14">14<i class="cl-hat-mark"><svg ...></i></span>'
 >>> card_html("teds-game", "QH")
 '<span class="cl-card cl-hearts" title="QH">Q<b>♥</b></span>'
 """
@@ -30,7 +30,7 @@ CSS = """
 .cl-badge{display:inline-block;border-radius:8px;padding:0 5px;margin-left:4px;font-size:11px;
  background:#f4f1e8;color:#1d5632;font-weight:600}
 .cl-badge.cl-turn{background:#ffd666;color:#222}
-.cl-badge.cl-hat{background:#6b4b2a;color:#fff}
+.cl-badge.cl-hat{background:#f4e3c8;color:#3e2a14}
 .cl-badge.cl-win{background:#ffd666;color:#222}
 .cl-line{margin-top:2px;font-size:12px;opacity:.95}
 .cl-chip{display:inline-block;border-radius:6px;padding:0 5px;margin:1px 2px;font-size:11px;
@@ -41,7 +41,7 @@ CSS = """
  padding:0 3px;margin:1px;border-radius:4px;background:#fffdf6;border:1px solid #888;
  text-align:center;font-weight:700;font-size:14px;color:#222;vertical-align:middle}
 .cl-card b{font-weight:400;margin-left:1px}
-.cl-card i.cl-hat-mark{position:absolute;top:-9px;right:-5px;font-style:normal;font-size:11px}
+.cl-card i.cl-hat-mark{position:absolute;top:-7px;right:-6px;font-style:normal;line-height:0}
 .cl-card.cl-blue{color:#1f5fbf;border-color:#1f5fbf}
 .cl-card.cl-red,.cl-card.cl-orange{color:#c0392b;border-color:#c0392b}
 .cl-card.cl-black{color:#111;border-color:#111}
@@ -75,12 +75,17 @@ CSS = """
 .cl-error{color:#9b1c1c;font-size:12px}
 """
 
+# Bob's Hat is a cap; drawn rather than an emoji, which not every browser has a font for.
+HAT_SVG = ('<svg width="13" height="10" viewBox="0 0 13 10" aria-label="hat">'
+           '<path d="M2 7.5C2 2.5 4 1 6.5 1S11 2.5 11 7.5Z" fill="#6b4b2a"/>'
+           '<rect x="1" y="7" width="11.5" height="2.2" rx="1.1" fill="#3e2a14"/></svg>')
+
 # Colours of a suit's swatch (for the trump and the cards-taken counters).
 SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#111",
           "clubs": "#111", "spades": "#111", "hearts": "#c0392b", "diamonds": "#c0392b"}
 SUIT_SYMBOL = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 # Whot's symbols (by the first letters of the suit name the deck uses)
-WHOT_SYMBOL = {"cir": "●", "tri": "▲", "cro": "✚", "squ": "■", "sta": "★", "wh": "W"}
+WHOT_SYMBOL = {"cir": "●", "tri": "▲", "cro": "✚", "squ": "■", "sta": "★"}
 
 
 def symbol(suit: str) -> str:
@@ -117,6 +122,8 @@ def _marked_ranks(game: str) -> frozenset[int]:
 @lru_cache(maxsize=512)
 def card_parts(game: str, code: str) -> tuple[str, str, str, bool]:
     """(suit class, rank label, symbol, marked) of a card code, from the game's deck."""
+    if game == "whot":
+        return _whot_parts(code)
     deck = _deck(game)
     if deck is None:
         return "plain", code, "", False
@@ -137,6 +144,20 @@ def card_parts(game: str, code: str) -> tuple[str, str, str, bool]:
     return css, label, sign, rank in _marked_ranks(game)
 
 
+def _whot_parts(code: str) -> tuple[str, str, str, bool]:
+    # Whot's deck has no suit tables (two packs, WHOT cards): the engine's face tables say
+    # each card's symbol and number.
+    from ..games import whot
+
+    try:
+        card = whot.DECK.parse(code)
+    except CardlabError:
+        return "plain", code, "", False
+    if whot.IS_WHOT[card]:
+        return "whot", "WHOT", "", False
+    return "whot", str(whot.NUM[card]), symbol(whot.SYMBOLS[whot.SYM[card]]), False
+
+
 @lru_cache(maxsize=4096)
 def card_html(game: str, code: str, legal: bool = False, won: bool = False,
               big: bool = False) -> str:
@@ -149,12 +170,9 @@ def card_html(game: str, code: str, legal: bool = False, won: bool = False,
         classes.append("cl-won")
     if big:
         classes.append("cl-bigcard")
-    if sign == "W":  # a Whot card: the word, not a letter
-        inner = "WHOT" if label in ("20", "W") else f"{label}<b>W</b>"
-    else:
-        inner = escape(label) + (f"<b>{sign}</b>" if sign else "")
+    inner = escape(label) + (f"<b>{sign}</b>" if sign else "")
     if marked:
-        inner += '<i class="cl-hat-mark">🎩</i>'
+        inner += f'<i class="cl-hat-mark">{HAT_SVG}</i>'
     return f'<span class="{" ".join(classes)}" title="{escape(code)}">{inner}</span>'
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import frames
-from ..frames import hand_results_list, require
+from ..frames import HandResult, hand_results_list, require
 from ..replay import LinePath, Replay
 from .cards import SWATCH
 
@@ -32,47 +32,63 @@ def hand_word(replay: Replay) -> str:
     return "game" if replay.game == "whot" else "hand"
 
 
-def _layout(fig: Any, title: str, x: str, y: str) -> Any:
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, template="plotly_white",
+def _layout(fig: Any, title: str, x: str, y: str, template: str = "plotly_white") -> Any:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, template=template,
                       height=340, margin={"l": 50, "r": 20, "t": 50, "b": 40},
                       legend={"orientation": "h", "y": -0.2})
     return fig
 
 
-def score_series(replay: Replay, hand: int | None = None, path: LinePath = ()
-                 ) -> tuple[list[int], list[list[int]]]:
+def score_series(replay: Replay, hand: int | None = None, path: LinePath = (),
+                 results: list[HandResult] | None = None) -> tuple[list[int], list[list[int]]]:
     """(x values 0..H, per seat the running total after each finished hand)."""
-    xs = [0]
-    series = [[0] for _ in replay.seats]
-    for res in hand_results_list(replay, hand, path):
-        if not res.ended:
-            continue
-        xs.append(res.hand_index + 1)
-        for s in range(len(replay.seats)):
-            series[s].append(res.totals[s])
+    xs, series, _ = _series(replay, hand, path, results)
     return xs, series
 
 
+def _series(replay: Replay, hand: int | None, path: LinePath,
+            results: list[HandResult] | None = None
+            ) -> tuple[list[int], list[list[int]], list[str]]:
+    xs = [0]
+    series = [[0] for _ in replay.seats]
+    ticks = ["start"]
+    if results is None:
+        results = hand_results_list(replay, hand, path)
+    for res in results:
+        if not res.ended:
+            continue
+        xs.append(res.hand_index + 1)
+        size = res.end.get("hand_size")
+        ticks.append(f"{res.number}<br>({size})" if size else str(res.number))
+        for s in range(len(replay.seats)):
+            series[s].append(res.totals[s])
+    return xs, series, ticks
+
+
 def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = (),
-                    marker: float | None = None) -> Any:
+                    marker: float | None = None, template: str = "plotly_white",
+                    results: list[HandResult] | None = None) -> Any:
     """Cumulative score per player over the hands (games of a Whot rubber).
 
     With ``hand`` and ``path`` the variation's hand replaces the main line's. ``marker``
-    draws a vertical line at that x (the viewer moves it to the current step).
+    draws a vertical line at that x (the viewer moves it to the current step). ``results``
+    may pass :func:`cardlab.frames.hand_results_list` already computed.
     """
     go = _go()
-    xs, series = score_series(replay, hand, path)
+    xs, series, ticks = _series(replay, hand, path, results)
     fig = go.Figure()
     for s, name in enumerate(replay.seats):
         fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
                                  line={"color": PALETTE[s % len(PALETTE)]}))
     word = hand_word(replay)
     against = " (points against: lower is better)" if replay.game == "whot" else ""
-    _layout(fig, f"Score after each {word}{against}", word, "total")
+    sized = any("<br>" in t for t in ticks)
+    _layout(fig, f"Score after each {word}{against}",
+            f"{word} (cards dealt each)" if sized else word, "total", template)
+    fig.update_xaxes(tickmode="array", tickvals=xs, ticktext=ticks)
     if marker is not None:
         fig.add_shape(type="line", x0=marker, x1=marker, y0=0, y1=1, yref="paper",
                       line={"color": "#e0b400", "width": 3, "dash": "dot"}, name="now")
-    fig.update_xaxes(dtick=1 if len(xs) <= 14 else None)
     return fig
 
 

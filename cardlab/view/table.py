@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .cards import back_html, card_html, style_tag, swatch, symbol
+from .cards import HAT_SVG, back_html, card_html, style_tag, swatch, symbol
 
 # The eight places around a 3 x 3 grid, clockwise (each next seat to the left) from the
 # bottom centre, as (row, column); seats take evenly spread places.
@@ -115,9 +115,12 @@ def seat_html(pos: dict[str, Any], seat: int, game: str | None = None) -> str:
         badges.append('<span class="cl-badge cl-turn" title="acts next">▶ to act</span>')
     hat = pos.get("hat")
     if isinstance(hat, dict) and hat.get("holder") == seat:
-        badges.append('<span class="cl-badge cl-hat" title="holds Bob\'s Hat">🎩 hat</span>')
+        badges.append(f'<span class="cl-badge cl-hat" title="holds Bob\'s Hat">{HAT_SVG} hat'
+                      '</span>')
     if pos.get("winner") == seat:
-        badges.append('<span class="cl-badge cl-win">winner</span>')
+        badges.append('<span class="cl-badge cl-win">out!</span>')
+    if seat in (pos.get("last_card_calls") or ()):
+        badges.append('<span class="cl-badge cl-turn">last card!</span>')
     parts = [f'<div class="cl-seat{" cl-acting" if to_act == seat else ""}">'
              f'<span class="cl-name">{_name(pos, seat)}</span>{"".join(badges)}']
     parts.append(_bid_chips(pos, seat))
@@ -138,6 +141,9 @@ def seat_html(pos: dict[str, Any], seat: int, game: str | None = None) -> str:
     totals = pos.get("totals")
     if totals is not None:
         scores.append(f"total {totals[seat]}")
+    kitty = pos.get("kitty")
+    if isinstance(kitty, list) and kitty and kitty[seat]:
+        scores.append(f"kitty {kitty[seat]}")
     if scores:
         parts.append(f'<div class="cl-line">{" · ".join(scores)}</div>')
     parts.append("</div>")
@@ -168,7 +174,7 @@ def _hat_html(pos: dict[str, Any]) -> str:
         text = f"{hat['value']:+d}"
     holder = hat.get("holder")
     held = f", held by {_name(pos, holder)}" if holder is not None else ""
-    return f"🎩 Bob's Hat {text}{held}"
+    return f"{HAT_SVG} Bob's Hat {text}{held}"
 
 
 def _trick_html(pos: dict[str, Any], game: str) -> str:
@@ -204,20 +210,49 @@ def _whot_html(pos: dict[str, Any], game: str) -> str:
     if call:
         parts.append(f"call card {card_html(game, call, big=True)}")
     called = pos.get("called_symbol")
+    follow = pos.get("follow")
     if called:
-        parts.append(f"called: <b>{escape(str(called))} {symbol(str(called))}</b>")
+        parts.append(f"WHOT called: <b>{escape(str(called))} {symbol(str(called))}</b>")
+    elif isinstance(follow, dict) and follow.get("symbol"):
+        sym = str(follow["symbol"])
+        number = follow.get("number")
+        also = f" or {number}" if number is not None else ""
+        parts.append(f"to follow: {symbol(sym)} {escape(sym)}{also}")
     for key, label in (("stock_size", "stock"), ("pile_size", "pile")):
         if pos.get(key) is not None:
             parts.append(f"{label} {pos[key]}")
     pending = pos.get("pending")
-    if pending:
+    if isinstance(pending, dict):
+        parts.append(f"<b>{escape(str(pending.get('card', '')))}</b>: the next player draws "
+                     f"{pending.get('cards')}")
+    elif pending:
         parts.append(f"pending: {escape(str(pending))}")
-    kitty = pos.get("kitty")
-    if kitty:
-        parts.append(f"kitty {escape(str(kitty))}")
-    if pos.get("winner") is not None:
-        parts.append(f"<b>{_name(pos, pos['winner'])} is out!</b>")
+    winner = pos.get("winner")
+    ended = pos.get("ended")
+    if winner is not None:
+        parts.append(f"<b>{_name(pos, winner)} is out!</b>")
+    elif ended:
+        parts.append(f"<b>the game ended: {escape(str(ended))}</b>")
+    rubber = pos.get("rubber_winners")
+    if rubber and pos.get("to_act") is None and pos.get("phase") == "over":
+        names = " and ".join(_name(pos, s) for s in rubber)
+        parts.append(f"<b>the rubber goes to {names}</b>")
     return " · ".join(parts)
+
+
+def _draw_html(pos: dict[str, Any], game: str) -> str:
+    """Ted's Game's draw for first dealer, shown with the first deal."""
+    rows = pos.get("draw")
+    if not rows or pos.get("action") is not None or pos.get("hand") != 1:
+        return ""
+    out = []
+    for k, row in enumerate(rows, 1):
+        cards = " ".join(f"{_name(pos, s)} {card_html(game, code)}"
+                         for s, code in enumerate(row) if code)
+        out.append(f"{'draw' if k == 1 else 'draw again'}: {cards}")
+    first = pos.get("first_dealer")
+    deals = f" → {_name(pos, first)} deals first" if first is not None else ""
+    return f'<div class="cl-info">{"<br>".join(out)}{deals}</div>'
 
 
 def hook_html(pos: dict[str, Any]) -> str:
@@ -239,9 +274,11 @@ def hook_html(pos: dict[str, Any]) -> str:
 def centre_html(pos: dict[str, Any], game: str | None = None) -> str:
     """The centre: hand, trump / turned card, the hat, the trick (or Whot's call card)."""
     game = game or pos.get("game", "")
-    info = [f"hand {pos.get('hand', '?')}"]
-    if pos.get("hands_in_game"):
-        info[0] += f" of {pos['hands_in_game']}"
+    word = "game" if "games" in pos else "hand"
+    info = [f"{word} {pos.get('hand', '?')}"]
+    total = pos.get("hands_in_game") or pos.get("games")
+    if total:
+        info[0] += f" of {total}"
     if pos.get("hand_size"):
         info.append(f"{pos['hand_size']} cards each")
     for extra in (_trump_html(pos, game), _hat_html(pos)):
@@ -252,13 +289,14 @@ def centre_html(pos: dict[str, Any], game: str | None = None) -> str:
     if whot:
         body.append(f'<div class="cl-info">{whot}</div>')
     body.append(_trick_html(pos, game))
+    body.append(_draw_html(pos, game))
     body.append(hook_html(pos))
     renege = pos.get("renege")
     if renege:
         body.append(f'<div class="cl-explain">{_name(pos, renege["seat"])} reneged with '
                     f'{escape(renege["card"])}: the hand is played again</div>')
     if pos.get("hand_over") and pos.get("phase") != "play":
-        body.append('<div class="cl-info"><b>hand over</b></div>')
+        body.append(f'<div class="cl-info"><b>{word} over</b></div>')
     body.append("</div>")
     return "".join(body)
 
@@ -275,14 +313,22 @@ def status_html(pos: dict[str, Any]) -> str:
     to_act = pos.get("to_act")
     if to_act is not None:
         legal = pos.get("legal") or []
-        plays = [t for t in legal if t.startswith("play ")]
-        others = [t for t in legal if not t.startswith("play ")]
+        cards = legal_cards(pos)
+        # chips for every action that is more than "play CARD" (bids, draws, WHOT calls)
+        others = [t for t in legal if not t.startswith("play ") or len(t.split()) > 2]
         line = f" — next: <b>{_name(pos, to_act)}</b>"
-        if plays:
-            line += f" may play {len(plays)} card{'s' if len(plays) != 1 else ''} (lifted)"
+        if cards:
+            line += f" may play {len(cards)} card{'s' if len(cards) != 1 else ''} (lifted)"
         chips = "".join(f'<span class="cl-chip cl-legal">{escape(t)}</span>' for t in others)
+        if pos.get("forbidden_bid") is not None and legal:
+            chips += (f'<span class="cl-chip cl-bad" title="refused: the hook">bid '
+                      f'{pos["forbidden_bid"]} ✗ (the hook)</span>')
         if chips:
-            line += f"{' or' if plays else ''}: {chips}"
+            line += f"{' or' if cards else ''}: {chips}"
+        change = pos.get("may_change")
+        if isinstance(change, dict) and change.get("seat") is not None:
+            line += (f" · {_name(pos, change['seat'])} may still change the bid of "
+                     f"{change.get('bid')}")
         parts.append(line)
     elif pos.get("phase") == "over" or pos.get("ended"):
         parts.append(" — the game is over")

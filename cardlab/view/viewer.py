@@ -99,10 +99,10 @@ class ReplayViewer:
             b.add_class(css)
             return b
 
-        self.first_button = button("⏮ first", "cardlab-first", "first step")
+        self.first_button = button("◀◀ first", "cardlab-first", "first step")
         self.prev_button = button("◀ prev", "cardlab-prev", "previous step")
         self.next_button = button("next ▶", "cardlab-next", "next step")
-        self.last_button = button("last ⏭", "cardlab-last", "last step")
+        self.last_button = button("last ▶▶", "cardlab-last", "last step")
         self.first_button.on_click(lambda _: self.first())
         self.prev_button.on_click(lambda _: self.prev())
         self.next_button.on_click(lambda _: self.next())
@@ -590,9 +590,12 @@ class ReplayViewer:
             go = require("plotly.graph_objects")
             from .charts import score_evolution
 
+            # the bare template keeps the widget's state (sent when it opens) a few kB small
             fig = score_evolution(self.replay, self._line_key[0], self._line_key[1],
-                                  marker=0.0)
-            fig.update_layout(height=300, width=520)
+                                  marker=0.0, template="none", results=self._hand_results())
+            fig.update_layout(height=300, width=520, plot_bgcolor="white", font={"size": 11})
+            fig.update_xaxes(gridcolor="#eee", zeroline=False)
+            fig.update_yaxes(gridcolor="#eee", zerolinecolor="#ccc")
             widget = go.FigureWidget(fig)
         except (ImportError, ValueError) as err:  # plotly or anywidget missing
             self.message.value = (f'<span class="cl-error">no score chart: {_esc(str(err))}'
@@ -614,7 +617,8 @@ class ReplayViewer:
         if self._chart_key != self._line_key:
             from .charts import score_series
 
-            xs, series = score_series(self.replay, self._line_key[0], self._line_key[1])
+            xs, series = score_series(self.replay, self._line_key[0], self._line_key[1],
+                                      self._hand_results())
             with chart.batch_update():
                 for trace, ys in zip(chart.data, series, strict=True):
                     trace.x, trace.y = xs, ys
