@@ -67,7 +67,8 @@ def build() -> cardlab.Replay:
         assert isinstance(state, TedsGameState)
         if state.hand_number() != hand:
             hand = state.hand_number()
-            table.note({"en": _deal_note(state, first=hand == 1)})
+            # the seeded table dealt this hand by itself: the note goes on the deal
+            table.replay.hands[-1].note = {"en": _deal_note(state, first=hand == 1)}
         seat = state.to_act()
         action = bots[seat](state, seat)
         if hand == 1 and state.phase == "bid" and state.nbids == 0:
