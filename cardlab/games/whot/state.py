@@ -1,260 +1,49 @@
-"""Whot (W. H. Storey, 1935): a shedding game, with the Nigerian special cards as an option.
-
-The pack has 54 cards: circles and triangles 1-5, 7, 8, 10-14; crosses and squares 1-3, 5, 7,
-10, 11, 13, 14; stars 1-5, 7, 8; five WHOT cards. The lowest cut deals six cards each, one at a
-time from his left; the rest is the face-down stock. The player left of the dealer leads any
-card; from then on each player in turn plays a card of the call card's symbol or number, or a
-WHOT naming the symbol that must follow, or draws the top card of the stock (always allowed,
-and it ends the turn). The first to play his last card wins the game; everyone else scores
-*against* himself the total of the cards he holds (stars double, a WHOT 20). A rubber is 5
-(short) or 10 (long) games and the lowest total wins it. See ``docs/rules-whot.md`` for every
-point where the rule text is silent.
-
-Scores are penalty points: positive, and lower is better (``WhotRules.low_score_wins``).
-
->>> import cardlab
->>> table = cardlab.new_game("whot", players=3, seed=5, rubber="single")
->>> table.state.snapshot()["hand_counts"]
-[6, 6, 6]
->>> table.state.legal_texts()[0].startswith("play ")
-True
-"""
+"""A rubber of Whot in progress: the cut, the deal, turns, the stock, scoring, views."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..cards import Deck, draw, seeded_words
-from ..errors import CardCodeError, IllegalActionError, OptionError
-from ..game import Option, Rules, State, register
-
-# -- the pack -----------------------------------------------------------------------------------
-SYMBOLS = ("circle", "triangle", "cross", "square", "star")
-WHOT_SYMBOL = len(SYMBOLS)  # the WHOT cards' own "symbol" index
-WHOT_NUMBER = 20
-NUMBERS: dict[str, tuple[int, ...]] = {
-    "circle": (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14),
-    "triangle": (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14),
-    "cross": (1, 2, 3, 5, 7, 10, 11, 13, 14),
-    "square": (1, 2, 3, 5, 7, 10, 11, 13, 14),
-    "star": (1, 2, 3, 4, 5, 7, 8),
-}
-WHOTS_PER_PACK = 5
-PACK_SIZE = sum(len(v) for v in NUMBERS.values()) + WHOTS_PER_PACK  # 54
-MAX_PACKS = 2
-HAND_SIZE = 6
-MAX_PLAYERS_ONE_PACK = 8  # 48 cards dealt, 6 left for the lead and the stock
-
-# Faces of one pack in order: (symbol index, number).
-_FACES: list[tuple[int, int]] = [(s, num) for s, name in enumerate(SYMBOLS)
-                                 for num in NUMBERS[name]]
-_FACES += [(WHOT_SYMBOL, WHOT_NUMBER)] * WHOTS_PER_PACK
-
-
-def _codes() -> list[str]:
-    """Pack 1 then pack 2. A face's first copy has the bare code (``circle7``); the k-th copy
-    of the same face in the game is ``circle7/k``. WHOTs: whot20 .. whot20/5 in pack 1,
-    whot20/6 .. whot20/10 in pack 2."""
-    codes = []
-    for pack in range(MAX_PACKS):
-        whot = 0
-        for sym, num in _FACES:
-            if sym == WHOT_SYMBOL:
-                whot += 1
-                copy = pack * WHOTS_PER_PACK + whot
-            else:
-                copy = pack + 1
-            face = f"whot{num}" if sym == WHOT_SYMBOL else f"{SYMBOLS[sym]}{num}"
-            codes.append(face if copy == 1 else f"{face}/{copy}")
-    return codes
-
-
-CODES = _codes()
-NCARDS = len(CODES)  # 108: the card ints of two packs; one-pack games use 0..53
-SYM = tuple(_FACES[c % PACK_SIZE][0] for c in range(NCARDS))
-NUM = tuple(_FACES[c % PACK_SIZE][1] for c in range(NCARDS))
-IS_WHOT = tuple(s == WHOT_SYMBOL for s in SYM)
-VALUE = tuple(WHOT_NUMBER if IS_WHOT[c] else NUM[c] * (2 if SYM[c] == 4 else 1)
-              for c in range(NCARDS))
-FACE = tuple(code.split("/")[0] for code in CODES)
-
-_ALIASES = {"whot": "whot20", "w20": "whot20"}
-for _c, _code in enumerate(CODES):
-    if not IS_WHOT[_c]:
-        _face, _, _copy = _code.partition("/")
-        _sym = SYMBOLS[SYM[_c]]
-        _ALIASES[f"{_sym}s{NUM[_c]}" + (f"/{_copy}" if _copy else "")] = _code
-DECK = Deck(CODES, aliases=_ALIASES, description="Whot card")
-
-# Which plain (non-WHOT) cards may be played on a call: a table per call card, per called
-# symbol, and for the lead (anything). WHOTs are held apart and are always playable.
-_PLAIN = [c for c in range(NCARDS) if not IS_WHOT[c]]
-MATCH_ALL = bytes(0 if IS_WHOT[c] else 1 for c in range(NCARDS))
-MATCH_SYMBOL = tuple(bytes(1 if SYM[c] == s else 0 for c in range(NCARDS))
-                     for s in range(len(SYMBOLS)))
-MATCH_NUMBER = {num: bytes(1 if NUM[c] == num and not IS_WHOT[c] else 0 for c in range(NCARDS))
-                for num in range(1, 15)}
-MATCH_CARD = tuple(
-    MATCH_ALL if IS_WHOT[t] else
-    bytes(1 if not IS_WHOT[c] and (SYM[c] == SYM[t] or NUM[c] == NUM[t]) else 0
-          for c in range(NCARDS))
-    for t in range(NCARDS))
-
-# -- actions ------------------------------------------------------------------------------------
-# 0..107: play that plain card; CALL + 128*s + c: play WHOT c calling symbol s;
-# DRAW, PASS; ANNOUNCE added to a play: "... last card" (Nigerian).
-CALL = 128
-DRAW = 900
-PASS = 901
-ANNOUNCE = 1024
-WHOT_ACTIONS = tuple(tuple(CALL + 128 * s + c for s in range(len(SYMBOLS))) if IS_WHOT[c]
-                     else () for c in range(NCARDS))
-
-# Nigerian special cards: the effect of each card, by number.
-HOLD_ON, PICK_TWO, PICK_THREE, SUSPENSION, GENERAL_MARKET = 1, 2, 3, 4, 5
-SPECIAL_NUMBER = {HOLD_ON: 1, PICK_TWO: 2, PICK_THREE: 5, SUSPENSION: 8, GENERAL_MARKET: 14}
-SPECIAL_OPTION = {HOLD_ON: "hold_on", PICK_TWO: "pick_two", PICK_THREE: "pick_three",
-                  SUSPENSION: "suspension", GENERAL_MARKET: "general_market"}
-PICK_COUNT = {PICK_TWO: 2, PICK_THREE: 3}
-NIGERIAN_SWITCHES = ("hold_on", "pick_two", "pick_three", "suspension", "general_market",
-                     "last_card")
-
-RUBBER_GAMES = {"single": 1, "short": 5, "long": 10}
-PHASE_SETUP, PHASE_DEAL, PHASE_PLAY, PHASE_OVER = "setup", "deal", "play", "over"
-ENDED_WON, ENDED_BLOCKED, ENDED_CAP = "won", "blocked", "cap"
-DEFAULT_MAX_TURNS = 3000
-
-
-def cut_rank(card: int) -> int:
-    """A card's rank in the cut for first dealer: its number; a WHOT counts high (20)."""
-    return NUM[card]
-
-
-@register
-class WhotRules(Rules):
-    """The rules and options of Whot.
-
-    >>> WhotRules(players=6).options["packs"]
-    2
-    >>> WhotRules(rules="nigerian").options["pick_two"]
-    True
-    """
-
-    name = "whot"
-    title = "Whot"
-    deck = DECK
-    low_score_wins = True
-    OPTIONS = (
-        Option("players", 4, "number of players", kind=int, low=2, high=10),
-        Option("packs", None, "packs of 54 cards (default: 1, and 2 with more than five "
-               "players; one pack seats at most 8)", kind=int, low=1, high=MAX_PACKS),
-        Option("rubber", "short", "games in the rubber: single (1), short (5) or long (10)",
-               choices=tuple(RUBBER_GAMES)),
-        Option("rules", "classic", "classic (the Whot rule text) or nigerian (special cards "
-               "1, 2, 5, 8, 14 and the last-card call, each switchable)",
-               choices=("classic", "nigerian")),
-        Option("hold_on", None, "nigerian: a 1 (Hold On) lets the same player play again",
-               kind=bool),
-        Option("pick_two", None, "nigerian: a 2 (Pick Two) makes the next player draw two",
-               kind=bool),
-        Option("pick_three", None, "nigerian: a 5 (Pick Three) makes the next player draw "
-               "three", kind=bool),
-        Option("suspension", None, "nigerian: an 8 (Suspension) makes the next player miss "
-               "a turn", kind=bool),
-        Option("general_market", None, "nigerian: a 14 (General Market) makes every other "
-               "player draw one; then the same player plays again", kind=bool),
-        Option("pick_two_stacking", None, "nigerian: a Pick Two may be answered with a 2, "
-               "which passes the pick on, two cards larger", kind=bool),
-        Option("pick_three_stacking", None, "nigerian: a Pick Three may be answered with a "
-               "5, which passes the pick on, three cards larger", kind=bool),
-        Option("last_card", None, "nigerian: a play that leaves one card must announce "
-               "'last card'", kind=bool),
-        Option("last_card_penalty", None, "nigerian: cards drawn for not announcing "
-               "'last card' (default 2 when last_card is on)", kind=int, low=0, high=10),
-        Option("max_turns", DEFAULT_MAX_TURNS, "safety cap for simulations: a game that "
-               "reaches this many actions ends as capped, scored like a block (0: no cap)",
-               kind=int, low=0),
-        Option("mode", "strict", "strict refuses a misplay; table records it (the card is "
-               "taken back and the player draws instead)", choices=("strict", "table")),
-    )
-
-    def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
-        players = values["players"]
-        if values["packs"] is None:
-            values["packs"] = 2 if players > 5 else 1
-        if values["packs"] == 1 and players > MAX_PLAYERS_ONE_PACK:
-            raise OptionError(f"whot option packs=1 seats at most {MAX_PLAYERS_ONE_PACK} "
-                              f"players: {players} players need two packs")
-        nigerian = values["rules"] == "nigerian"
-        for name in NIGERIAN_SWITCHES:
-            if values[name] is None:
-                values[name] = nigerian
-            elif values[name] and not nigerian:
-                raise OptionError(f"whot option {name} belongs to the Nigerian rule set: "
-                                  "add rules=nigerian")
-        for stack, card in (("pick_two_stacking", "pick_two"),
-                            ("pick_three_stacking", "pick_three")):
-            if values[stack] is None:
-                values[stack] = values[card]
-            elif values[stack] and not values[card]:
-                raise OptionError(f"whot option {stack} needs {card} on")
-        if values["last_card_penalty"] is None:
-            values["last_card_penalty"] = 2 if values["last_card"] else 0
-        elif values["last_card_penalty"] and not values["last_card"]:
-            raise OptionError("whot option last_card_penalty needs last_card on")
-        return values
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        opts = self.options
-        self.packs: int = opts["packs"]
-        self.ncards: int = PACK_SIZE * self.packs
-        self.games: int = RUBBER_GAMES[opts["rubber"]]
-        self.nigerian: bool = opts["rules"] == "nigerian"
-        effects = [0] * NCARDS
-        for effect, number in SPECIAL_NUMBER.items():
-            if opts[SPECIAL_OPTION[effect]]:
-                for c in range(NCARDS):
-                    if NUM[c] == number and not IS_WHOT[c]:
-                        effects[c] = effect
-        self.effects: tuple[int, ...] = tuple(effects)
-        self.stacking: dict[int, bool] = {PICK_TWO: opts["pick_two_stacking"],
-                                          PICK_THREE: opts["pick_three_stacking"]}
-
-    @classmethod
-    def conformance_option_sets(cls) -> list[dict[str, Any]]:
-        """Both rule sets, 2 to 10 players, one-game rubbers mostly. Random bots take hundreds
-        of actions per game, so the cap is lowered here to keep 2,000 games quick; the cap,
-        the block and the turn-over still occur (and are tested on their own)."""
-        sets: list[dict[str, Any]] = []
-        for players in range(2, 11):
-            sets.append({"players": players, "rubber": "single", "max_turns": 150})
-            sets.append({"players": players, "rubber": "single", "rules": "nigerian",
-                         "max_turns": 150})
-        sets.append({"players": 4, "rubber": "short", "max_turns": 60})
-        sets.append({"players": 3, "rubber": "single", "rules": "nigerian",
-                     "pick_two_stacking": False, "pick_three_stacking": False,
-                     "mode": "table", "last_card_penalty": 1, "max_turns": 250})
-        sets.append({"players": 5, "rubber": "single", "rules": "nigerian", "hold_on": False,
-                     "general_market": False, "last_card": False, "packs": 2,
-                     "max_turns": 250})
-        sets.append({"players": 8, "rubber": "single", "packs": 1, "mode": "table",
-                     "max_turns": 250})
-        sets.append({"players": 2, "rubber": "short", "rules": "nigerian", "max_turns": 80})
-        return sets  # an odd count, so the heuristic seeds (every 4th) meet both rule sets
-
-
-def symbol_name(sym: int) -> str:
-    return SYMBOLS[sym] if sym < len(SYMBOLS) else "whot"
-
-
-def parse_symbol(text: str) -> int:
-    word = text.strip().lower()
-    for s, name in enumerate(SYMBOLS):
-        if word in (name, name + "s"):
-            return s
-    raise CardCodeError(f"{text!r} is not a symbol; a WHOT calls circle, triangle, cross, "
-                        "square or star")
+from ...cards import draw, seeded_words
+from ...errors import CardCodeError
+from ...game import State
+from .pack import (
+    ANNOUNCE,
+    CALL,
+    CODES,
+    DECK,
+    DRAW,
+    ENDED_BLOCKED,
+    ENDED_CAP,
+    ENDED_WON,
+    FACE,
+    GENERAL_MARKET,
+    HAND_SIZE,
+    HOLD_ON,
+    IS_WHOT,
+    MATCH_ALL,
+    MATCH_CARD,
+    MATCH_SYMBOL,
+    NCARDS,
+    NUM,
+    PASS,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SETUP,
+    PICK_COUNT,
+    PICK_TWO,
+    SPECIAL_NUMBER,
+    SUSPENSION,
+    SYM,
+    SYMBOLS,
+    VALUE,
+    WHOT_ACTIONS,
+    WHOT_NUMBER,
+    cut_rank,
+    parse_symbol,
+)
+from .rules import WhotRules
 
 
 class WhotState(State):
@@ -954,16 +743,3 @@ class WhotState(State):
             "rubber_winners": self.rubber_winners(),
             "cuts": [[None if c is None else CODES[c] for c in row] for row in self.cuts],
         }
-
-
-def hand_value(codes: list[str]) -> int:
-    """The score against a player holding ``codes``: stars double, a WHOT 20.
-
-    >>> hand_value(["circle7", "star3", "whot20/2"])
-    33
-    """
-    return sum(VALUE[DECK.parse(code)] for code in codes)
-
-
-__all__ = ["WhotRules", "WhotState", "DECK", "CODES", "IllegalActionError", "hand_value"]
-WhotRules.state_class = WhotState

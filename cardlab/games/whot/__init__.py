@@ -1,0 +1,80 @@
+"""Whot (W. H. Storey, 1935): a shedding game, with the Nigerian special cards as an option.
+
+The pack has 54 cards: circles and triangles 1-5, 7, 8, 10-14; crosses and squares 1-3, 5, 7,
+10, 11, 13, 14; stars 1-5, 7, 8; five WHOT cards. The lowest cut deals six cards each, one at a
+time from his left; the rest is the face-down stock. The player left of the dealer leads any
+card; from then on each player in turn plays a card of the call card's symbol or number, or a
+WHOT naming the symbol that must follow, or draws the top card of the stock (always allowed,
+and it ends the turn). The first to play his last card wins the game; everyone else scores
+*against* himself the total of the cards he holds (stars double, a WHOT 20). A rubber is 5
+(short) or 10 (long) games and the lowest total wins it. See ``docs/rules-whot.md`` for every
+point where the rule text is silent.
+
+Scores are penalty points: positive, and lower is better (``WhotRules.low_score_wins``).
+
+>>> import cardlab
+>>> table = cardlab.new_game("whot", players=3, seed=5, rubber="single")
+>>> table.state.snapshot()["hand_counts"]
+[6, 6, 6]
+>>> table.state.legal_texts()[0].startswith("play ")
+True
+"""
+
+from __future__ import annotations
+
+from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
+    ANNOUNCE,
+    CALL,
+    CODES,
+    DECK,
+    DEFAULT_MAX_TURNS,
+    DRAW,
+    ENDED_BLOCKED,
+    ENDED_CAP,
+    ENDED_WON,
+    FACE,
+    GENERAL_MARKET,
+    HAND_SIZE,
+    HOLD_ON,
+    IS_WHOT,
+    MATCH_ALL,
+    MATCH_CARD,
+    MATCH_NUMBER,
+    MATCH_SYMBOL,
+    MAX_PACKS,
+    MAX_PLAYERS_ONE_PACK,
+    NCARDS,
+    NIGERIAN_SWITCHES,
+    NUM,
+    NUMBERS,
+    PACK_SIZE,
+    PASS,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SETUP,
+    PICK_COUNT,
+    PICK_THREE,
+    PICK_TWO,
+    RUBBER_GAMES,
+    SPECIAL_NUMBER,
+    SPECIAL_OPTION,
+    SUSPENSION,
+    SYM,
+    SYMBOLS,
+    VALUE,
+    WHOT_ACTIONS,
+    WHOT_NUMBER,
+    WHOT_SYMBOL,
+    WHOTS_PER_PACK,
+    cut_rank,
+    hand_value,
+    parse_symbol,
+    symbol_name,
+)
+from .rules import WhotRules
+from .state import WhotState
+
+WhotRules.state_class = WhotState
+
+__all__ = ["WhotRules", "WhotState", "DECK", "CODES", "hand_value"]
