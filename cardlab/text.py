@@ -65,10 +65,14 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
             holder = pos.get("hat", {}).get("holder")
             if holder is not None:
                 lines[-1] += f"; hat: {seats[holder]}"
-        if pos.get("renege"):
-            r = pos["renege"]
-            lines.append(f"  RENEGE by {seats[r['seat']]} ({r['card']}): -15, the hand is "
-                         "dealt again")
+        renege = pos.get("renege")
+        if isinstance(renege, dict):  # the engine says what a renege costs in this game
+            line = f"  RENEGE by {seats[renege['seat']]} ({renege['card']})"
+            if renege.get("penalty"):
+                line += f": {renege['penalty']:+d}"
+            if renege.get("redeal"):
+                line += ", the hand is dealt again"
+            lines.append(line)
         text = _note(pos["note"], lang) if notes else None
         if text:
             lines.append(f"    » {text}")

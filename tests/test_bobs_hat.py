@@ -249,12 +249,25 @@ def test_a_renege_in_strict_mode_is_refused():
         t.act("play black1")
 
 
+def test_table_mode_still_refuses_a_card_not_held():
+    t = table(HANDS_3, trump="black", mode="table")
+    run(t, "hat -10", "bid fewest", "bid most-red", "bid most-blue", "play blue9")
+    with pytest.raises(cardlab.IllegalActionError, match="does not hold black3"):
+        t.act("play black3")  # a card nobody could play: not a renege, just impossible
+    with pytest.raises(cardlab.IllegalActionError, match="does not hold blue20"):
+        t.act("play blue20")
+    assert t.state.to_act() == 1 and t.state.renege is None
+
+
 def test_a_renege_in_table_mode_scores_minus_15_and_the_hand_is_redealt():
     t = table(HANDS_3, trump="black", mode="table", seats=["Ann", "Remo", "Cy"])
     run(t, "hat -10", "bid fewest", "bid most-red", "bid most-blue", "play blue9")
     t.act("play black1")  # Remo holds blue but plays black: recorded, detected
     state = t.state
-    assert state.snapshot()["renege"] == {"seat": 1, "card": "black1"}
+    assert state.snapshot()["renege"] == {"seat": 1, "card": "black1", "penalty": -15,
+                                          "redeal": True}
+    assert "RENEGE by Remo (black1): -15, the hand is dealt again" in cardlab.text.render(
+        t.replay)
     assert state.chance_kind() == "deal" and state.totals() == [0, -15, 0]
     assert t.replay.hands[0].scores == [0, -15, 0]
     t.deal({"trump": "red", "hands": HANDS_3})  # the same dealer shuffles and deals again

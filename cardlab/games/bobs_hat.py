@@ -326,8 +326,7 @@ class BobsHatState(TrickTaking):
             self._end_hand()
 
     def _illegal_play(self, action: int) -> None:
-        if self.rules.options["mode"] == "table" and self._play_problem(action) and \
-                self._is_renege(action):
+        if self.rules.options["mode"] == "table" and self._is_renege(action):
             self._renege(action)
             return
         raise self.refuse(self._play_problem(action) or self._wrong_phase(action),
@@ -555,7 +554,8 @@ class BobsHatState(TrickTaking):
             "taken": [dict(zip(SUITS, t, strict=True)) for t in taken],
             "taken_total": [sum(t) for t in taken],
             "renege": None if self.renege is None else {
-                "seat": self.renege[0], "card": DECK.codes[self.renege[1]]},
+                "seat": self.renege[0], "card": DECK.codes[self.renege[1]],
+                "penalty": RENEGE_PENALTY, "redeal": True},
             "hand_scores": self.row[:],
             "score_parts": self.score_parts(),
             "sheet": [r[:] for r in self.sheet],

@@ -187,8 +187,13 @@ class TrickTaking(State):
         return None
 
     def _is_renege(self, card: int) -> bool:
+        """True when ``card`` is held but does not follow the suit led, which is held too."""
+        if not 0 <= card < self.ncards:
+            return False
         held = self.hands[self.turn]
-        return self.led >= 0 and self.deck.suit_of[card] != self.led and bool(held[self.led])
+        suit = self.suit_of[card]
+        return (self.led >= 0 and suit != self.led and bool(held[self.led])
+                and card in held[suit])
 
     def _force_play(self, card: int) -> None:
         """Table mode: put a held card on the trick even though it reneges (hand abandoned)."""
