@@ -200,41 +200,21 @@ def hand_results_list(replay: Replay, hand: int | None = None,
 
 
 def _extra(game: str, state: State, end: dict[str, Any], scores: list[int]) -> dict[str, Any]:
-    """Score components and bid results, from the engine's own scoring where one is needed."""
-    if game == "bobs-hat" and end.get("hand_over") and not end.get("renege"):
-        return _bobs_hat_extra(end, state.rules.options, scores)
-    return {}
-
-
-def _bobs_hat_extra(end: dict[str, Any], options: dict[str, Any],
-                    scores: list[int]) -> dict[str, Any]:
-    # The split into bid points and hat points asks the engine's public scoring function,
-    # fed from the final position: once without the hat, and once per single bid, so no
-    # rule is restated here.
-    from .games.bobs_hat import SUITS, parse_bid, score_hand
-
-    n = len(scores)
-    negative = options["negative_scoring"]
-    taken = [[t[suit] for suit in SUITS] for t in end["taken"]]
-    dealt = [sum(column) for column in zip(*taken, strict=True)]  # every card was taken
-    flags = [0 if b is None else parse_bid(",".join(b)) for b in end["bids"]]
-    hat = end["hat"]
-    holder = -1 if hat["holder"] is None else hat["holder"]
-    value = hat["value"] or 0
-    args = (taken, dealt, end["hand_size"])
-    bid_points = score_hand(flags, *args, -1, 0, negative)
-    with_hat = score_hand(flags, *args, holder, value, negative)
-    components = [{"bids": b, "hat": w - b, "other": s - w}
-                  for b, w, s in zip(bid_points, with_hat, scores, strict=True)]
+    """Score components and per-bid results, read from the position's ``score_parts``
+    (Where's Bob's Hat?: the points of each bid, of the hat and of a renege, per seat)."""
+    parts = end.get("score_parts")
+    if not parts:
+        return {}
+    components = []
     results: list[list[tuple[str, bool]]] = []
-    for seat in range(n):
-        words = [w for w in (end["bids"][seat] or []) if w != "none"]
-        mine = []
-        for word in words:
-            alone = [0] * n
-            alone[seat] = parse_bid(word)
-            mine.append((word, score_hand(alone, *args, -1, 0, negative)[seat] > 0))
-        results.append(mine)
+    for seat_parts, score in zip(parts, scores, strict=True):
+        bids = {k: v for k, v in seat_parts.items() if k not in ("hat", "renege")}
+        hat = seat_parts.get("hat", 0)
+        # The parts describe the whole hand number; a renege's penalty was already counted
+        # by the attempt that was redealt, so this entry's renege is what is left over.
+        components.append({"bids": sum(bids.values()), "hat": hat,
+                           "renege": score - sum(bids.values()) - hat})
+        results.append([(word, points > 0) for word, points in bids.items()])
     return {"components": components, "bids": results}
 
 
@@ -338,7 +318,7 @@ def score_components(replay: Replay) -> Any:
     """Long frame: hand, seat, component, points.
 
     For Where's Bob's Hat? the components are ``bids`` (made and failed bids), ``hat`` (Bob's
-    Hat) and ``other`` (a renege penalty); other games have one ``score`` component.
+    Hat) and ``renege`` (the penalty); other games have one ``score`` component.
     """
     pd = _pd()
     rows = []
@@ -355,8 +335,9 @@ def score_components(replay: Replay) -> Any:
 def bid_results(replay: Replay) -> Any:
     """Long frame: one row per bid made — hand, seat, bid, made (bool).
 
-    Where's Bob's Hat? asks the engine's scoring whether each single bid was made; Ted's Game
-    compares the bid with the tricks won (made means exactly).
+    Where's Bob's Hat? reads each bid's points from the position (a made bid scores points, a
+    failed one loses them); Ted's Game compares the bid with the tricks won (made means
+    exactly).
     """
     pd = _pd()
     rows = []

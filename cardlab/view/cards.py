@@ -145,17 +145,18 @@ def card_parts(game: str, code: str) -> tuple[str, str, str, bool]:
 
 
 def _whot_parts(code: str) -> tuple[str, str, str, bool]:
-    # Whot's deck has no suit tables (two packs, WHOT cards): the engine's face tables say
-    # each card's symbol and number.
-    from ..games import whot
-
+    # Whot's deck has no suit tables (two packs, WHOT cards); its codes spell the face:
+    # symbol then number ("circle7"), a later copy of a face with "/k" ("whot20/2").
+    deck = _deck("whot")
     try:
-        card = whot.DECK.parse(code)
-    except CardlabError:
+        face = deck.codes[deck.parse(code)].split("/")[0]
+    except (CardlabError, AttributeError):
         return "plain", code, "", False
-    if whot.IS_WHOT[card]:
+    name = face.rstrip("0123456789")
+    number = face[len(name):]
+    if name == "whot":
         return "whot", "WHOT", "", False
-    return "whot", str(whot.NUM[card]), symbol(whot.SYMBOLS[whot.SYM[card]]), False
+    return "whot", number, symbol(name), False
 
 
 @lru_cache(maxsize=4096)

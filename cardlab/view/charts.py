@@ -93,14 +93,14 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
 
 
 def score_components(replay: Replay) -> Any:
-    """Points per hand and player, split into components (Bob's Hat: bids, hat, other)."""
+    """Points per hand and player, split into components (Bob's Hat: bids, hat, renege)."""
     go = _go()
     df = frames.score_components(replay)
     fig = go.Figure()
-    colours = {"bids": "#1f5fbf", "hat": "#6b4b2a", "other": "#999", "score": "#2ca02c"}
+    colours = {"bids": "#1f5fbf", "hat": "#6b4b2a", "renege": "#999", "score": "#2ca02c"}
     for component in df["component"].unique():
         part = df[df["component"] == component]
-        if component == "other" and not part["points"].any():
+        if component == "renege" and not part["points"].any():
             continue
         fig.add_trace(go.Bar(x=[part["hand"].tolist(), part["seat"].tolist()],
                              y=part["points"].tolist(), name=component,

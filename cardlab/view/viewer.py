@@ -543,6 +543,7 @@ class ReplayViewer:
             options = [t for t in self.cursor.state.legal_texts() if t != played]
         if list(self.action_select.options) != options:
             self.action_select.options = options
+            self.action_select.value = options[0] if options else None
         self.action_select.disabled = not options
         self.explore_button.disabled = not options
 

@@ -1,0 +1,229 @@
+"""pandas frames from replays: the score sheet, every card, every trick, every step.
+
+Expected values come from the rule texts: the Norwegian review's account of its two hands
+(who played what, who won, where the hat went, what each scored), the rulebook's sample score
+sheet (each hand's score, then a sub-total, the last line the total) and its deal sizes, and
+the Whot deal of six cards each.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardlab
+from cardlab import frames
+from cardlab.bots import make_bot
+from cardlab.cursor import Cursor
+
+pd = pytest.importorskip("pandas")
+
+ROOT = Path(__file__).resolve().parents[1]
+REVIEW = ROOT / "replays" / "norwegian-review.json"
+SEATS = ["Tone", "Remo", "Kathrine", "Brad"]
+
+
+@pytest.fixture(scope="module")
+def review() -> cardlab.Replay:
+    return cardlab.load(REVIEW)
+
+
+@pytest.fixture(scope="module")
+def full_game() -> cardlab.Replay:
+    table = cardlab.new_game("bobs-hat", players=4, seed=31)
+    table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
+    return table.replay
+
+
+def test_the_review_score_sheet_matches_the_review(review):
+    sheet = frames.score_sheet(review)
+    assert list(sheet.columns) == SEATS
+    assert list(sheet.index) == [(1, "score"), (2, "score"), (2, "sub-total")]
+    assert sheet.loc[(1, "score")].tolist() == [-5, -5, -5, -15]
+    assert sheet.loc[(2, "score")].tolist() == [-10, -5, 21, -10]
+    assert sheet.loc[(2, "sub-total")].tolist() == [-15, -10, 16, -25]
+
+
+def test_a_finished_game_sheet_is_laid_out_like_the_sample_sheet(full_game):
+    rows = frames.sheet_rows(full_game)
+    kinds = [kind for _, kind, _ in rows]
+    # #1 score, #2 score, sub-total, #3 score, sub-total, ..., #10 score, total
+    assert kinds == ["score", "score"] + ["sub-total", "score"] * 8 + ["total"]
+    assert [n for n, kind, _ in rows if kind == "score"] == list(range(1, 11))
+    running = [0, 0, 0, 0]
+    for number, kind, values in rows:
+        if kind == "score":
+            running = [a + b for a, b in zip(running, values, strict=True)]
+            assert values == full_game.hands[number - 1].scores
+        else:
+            assert values == running
+    assert rows[-1][2] == full_game.totals
+
+
+def test_a_redealt_hand_is_one_line_of_the_sheet():
+    table = cardlab.new_game("bobs-hat", players=3, seed=4, hands=2, mode="table")
+    table.act("hat -10")
+    for _ in range(3):
+        table.act(table.state.legal_texts()[0])
+    # find a play that does not follow suit although the player could: a renege
+    state = table.state
+    table.act(state.legal_texts()[0])  # the lead
+    seat = state.to_act()
+    led = table.replay.hands[0].actions[-1].act.split()[1].rstrip("0123456789")
+    held = state.snapshot()["hands"][seat]
+    if not any(code.startswith(led) for code in held) or all(c.startswith(led) for c in held):
+        pytest.fail("seed 4 should give the second player both the suit led and another")
+    off_suit = next(code for code in held if not code.startswith(led))
+    table.act(f"play {off_suit}")  # recorded (table mode); the seeded table redeals at once
+    assert table.replay.hands[0].scores[seat] == -15
+    assert (table.state.hand_number(), table.state.snapshot()["attempt"]) == (1, 2)
+    table.play([make_bot("random", "bobs-hat", seed=s) for s in range(3)])
+    replay = table.replay
+    assert len(replay.hands) == 3  # hand 1 twice (the redeal), then hand 2
+    rows = frames.sheet_rows(replay)
+    assert [(n, kind) for n, kind, _ in rows] == [(1, "score"), (2, "score"), (2, "total")]
+    first = [a + b for a, b in zip(replay.hands[0].scores, replay.hands[1].scores, strict=True)]
+    assert rows[0][2] == first
+    components = frames.score_components(replay)
+    renege = components[(components["component"] == "renege") & (components["points"] != 0)]
+    assert renege[["hand", "seat", "points"]].values.tolist() == [[1, replay.seats[seat], -15]]
+
+
+def test_plays_has_one_row_per_card_with_the_trick_facts(review):
+    plays = frames.plays(review)
+    assert len(plays) == 4 * 5 + 4 * 6  # every card dealt is played once
+    trick = plays[(plays["hand"] == 1) & (plays["trick"] == 4)]
+    assert trick["card"].tolist() == ["red12", "red20", "black3", "red14"]
+    assert trick["seat"].tolist() == ["Remo", "Kathrine", "Brad", "Tone"]
+    assert set(trick["leader"]) == {"Remo"} and set(trick["winner"]) == {"Brad"}
+    assert trick["won"].tolist() == [False, False, True, False]
+    assert set(trick["reason"]) == {"the only trump"}
+    assert trick["suit"].tolist() == ["red", "red", "black", "red"]
+    assert trick["rank"].tolist() == [12, 20, 3, 14]
+    assert set(trick["trump"]) == {"black"}
+    assert trick["step"].tolist() == [18, 19, 20, 21]  # steps count from the deal (step 0)
+
+
+def test_plays_of_a_full_game_count_the_rulebook_deal_sizes(full_game):
+    plays = frames.plays(full_game)
+    # hand k deals 4 + k cards to each of the 4 players, and every card is played
+    assert len(plays) == sum(4 * (4 + k) for k in range(1, 11))
+    assert (plays.groupby(["hand", "trick"])["won"].sum() == 1).all()
+
+
+def test_tricks_follow_the_hat_as_the_review_tells_it(review):
+    tricks = frames.tricks(review)
+    first = tricks[tricks["hand"] == 1]
+    assert first["winner"].tolist() == ["Tone", "Brad", "Remo", "Brad", "Brad"]
+    assert first["hat_holder"].tolist() == ["Tone", "Brad", "Remo", "Brad", "Brad"]
+    second = tricks[tricks["hand"] == 2]
+    assert second["winner"].tolist() == ["Brad", "Kathrine", "Kathrine", "Brad", "Kathrine",
+                                         "Remo"]
+    assert [h if isinstance(h, str) else None for h in second["hat_holder"]] == \
+        [None, None, "Kathrine", "Kathrine", "Kathrine", "Kathrine"]
+    assert first["cards"].iloc[3] == "red12 red20 black3 red14"
+
+
+def test_score_components_split_the_review_scores(review):
+    comp = frames.score_components(review)
+    table = comp.pivot_table(index=["hand", "seat"], columns="component", values="points")
+    # hand 1: Brad misses most black (-5) and holds the -10 hat; hand 2: Kathrine makes
+    # most red with six red cards (5 + 6) and holds the +10 hat
+    assert table.loc[(1, "Brad"), "bids"] == -5 and table.loc[(1, "Brad"), "hat"] == -10
+    assert table.loc[(2, "Kathrine"), "bids"] == 11 and table.loc[(2, "Kathrine"), "hat"] == 10
+    assert table.loc[(2, "Tone"), "bids"] == -10 and table.loc[(2, "Tone"), "hat"] == 0
+    sums = comp.groupby(["hand", "seat"])["points"].sum()
+    for hand in (1, 2):
+        for s, name in enumerate(SEATS):
+            assert sums.loc[(hand, name)] == review.hands[hand - 1].scores[s]
+
+
+def test_bid_results_of_the_review(review):
+    bids = frames.bid_results(review)
+    made = bids[bids["made"]]
+    assert made[["hand", "seat", "bid"]].values.tolist() == [[2, "Kathrine", "most-red"]]
+    assert len(bids) == 4 + 6  # one bid each in hand 1; Tone and Brad bid two in hand 2
+
+
+def test_teds_game_bids_are_made_exactly():
+    table = cardlab.new_game("teds-game", players=3, seed=8)
+    table.play([make_bot("heuristic", "teds-game", seed=s) for s in range(3)])
+    replay = table.replay
+    bids = frames.bid_results(replay)
+    results = frames.hand_results_list(replay)
+    assert len(bids) == 3 * len(replay.hands)
+    for row in bids.itertuples():
+        end = results[row.hand - 1].end
+        seat = replay.seats.index(row.seat)
+        assert row.made == (end["tricks_won"][seat] == int(row.bid))
+        score = results[row.hand - 1].scores[seat]
+        # Ted's Game: an exact bid scores 10 + bid squared (a zero bid 10 + cards dealt);
+        # a miss loses the miss cubed
+        if row.made:
+            bid = int(row.bid)
+            assert score == 10 + (bid * bid if bid else end["hand_size"])
+        else:
+            assert score == -abs(end["tricks_won"][seat] - int(row.bid)) ** 3
+
+
+def test_steps_carry_notes_in_either_language(review):
+    en = frames.steps(review, lang="en")
+    no = frames.steps(review, lang="no")
+    assert len(en) == len(Cursor(review)) == 2 + 25 + 29
+    assert en["note"].iloc[0].startswith("Brad deals five cards each")
+    assert no["note"].iloc[0].startswith("Brad gir fem kort")
+    assert en["verb"].iloc[0] == "deal" and en["action"].iloc[1] == "hat -10"
+    assert en.loc[en["step"] == 20, ["seat", "action", "trick"]].values.tolist() == \
+        [["Brad", "play black3", 4]]
+    assert frames.note_languages(review) == ["en", "no"]
+
+
+def test_positions_are_the_cursor_positions(review):
+    cursor = Cursor(review)
+    walked = list(frames.positions(review))
+    assert len(walked) == len(cursor)
+    for i in (0, 1, 9, 26, 27, len(cursor) - 1):
+        assert walked[i] == cursor.goto(i).position
+    seat_view = list(frames.positions(review, seat=3))
+    assert seat_view[20] == Cursor(review, seat=3).goto(20).position
+
+
+def test_seat_steps_count_cards_in_hand_for_whot():
+    table = cardlab.new_game("whot", players=3, seed=5, rubber="single")
+    table.play([make_bot("heuristic", "whot", seed=s) for s in range(3)])
+    df = frames.seat_steps(table.replay)
+    start = df[df["step"] == 0]
+    assert start["held"].tolist() == [6, 6, 6]  # Whot deals six cards each
+    end = df[df["step"] == df["step"].max()]
+    assert 0 in end["held"].tolist()  # the winner played his last card
+    plays = frames.plays(table.replay)
+    assert (plays["action"].str.startswith("play ")).all()
+    assert set(plays.columns) >= {"hand", "step", "seat", "card", "call_card"}
+    assert (plays["card"] == plays["call_card"]).all()  # a played card becomes the call card
+
+
+def test_sheet_html_highlights_the_current_hand(review):
+    html = frames.sheet_html(frames.sheet_rows(review), review.seats, current=2)
+    assert html.count("cl-current") == 2  # hand 2's score and its sub-total
+    assert "<th>#1 score</th>" in html and "<th>sub-total</th>" in html
+    styled = frames.styled_sheet(review, current=1).to_html()
+    assert "#fff3b0" in styled
+
+
+def test_a_missing_extra_names_the_pip_command():
+    with pytest.raises(frames.MissingExtraError, match=r"pip install 'cardlab\[notebook\]'"):
+        frames.require("cardlab_no_such_module")
+    assert issubclass(frames.MissingExtraError, cardlab.CardlabError)
+    assert issubclass(frames.MissingExtraError, ImportError)
+
+
+def test_importing_cardlab_and_its_view_stays_light():
+    code = ("import sys, cardlab, cardlab.frames, cardlab.explore, cardlab.view, "
+            "cardlab.view.table\n"
+            "print(sorted(m for m in ('pandas', 'plotly', 'ipywidgets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
