@@ -191,7 +191,9 @@ def describe(replay: Replay, hand: int, path: LinePath) -> str:
     rest = len(line) - index - 1
     more = f" (+{rest} more)" if rest else ""
     depth = "variation of a variation, " if len(path) > 1 else ""
-    return f"hand {hand + 1}, {depth}action {index + 1}: {line[index].seat} {line[index].act}{more}"
+    word = "game" if replay.game == "whot" else "hand"  # a Whot rubber's hands are games
+    return (f"{word} {hand + 1}, {depth}action {index + 1}: {line[index].seat} "
+            f"{line[index].act}{more}")
 
 
 __all__ = ["Branch", "branch", "compare", "describe", "line_state", "make_bots"]

@@ -64,12 +64,15 @@ def test_card_tiles_show_suit_rank_and_the_hat():
     assert back_html(3).count("cl-back") == 3
 
 
-@pytest.mark.parametrize("players", range(3, 9))
+@pytest.mark.parametrize("players", range(2, 11))
 def test_seats_sit_around_the_table(players):
     cells = seat_cells(players)
-    assert len(set(cells)) == players and (2, 2) not in cells
-    assert cells[0] == (3, 2)  # the first seat (or the viewing seat) at the bottom
-    assert seat_cells(players, bottom=2)[2] == (3, 2)
+    assert len(set(cells)) == players  # up to 8 round a 3 x 3 grid, 9 and 10 round a 4 x 4
+    bottom = max(row for row, _ in cells)
+    assert cells[0][0] == bottom == (3 if players <= 8 else 4)
+    assert not {(2, 2), (2, 3), (3, 2), (3, 3)} & set(cells) if players > 8 else \
+        (2, 2) not in cells
+    assert seat_cells(players, bottom=1)[1] == cells[0]  # the viewing seat at the bottom
 
 
 def test_four_seats_go_round_clockwise():
@@ -253,6 +256,9 @@ def test_teds_game_shows_tricks_won_against_bids(teds):
     pos = viewer.position
     for s in range(4):
         assert f"won {pos['tricks_won'][s]} of {pos['bids'][s]}" in viewer.seat_boxes[s].value
+        taken = [int(part[1:]) for part in viewer.seat_boxes[s].value.split("taken ")[1]
+                 .split("</div>")[0].split()] if pos["tricks_won"][s] else []
+        assert sum(taken) == 4 * pos["tricks_won"][s]  # four cards in each trick won
 
 
 def test_whot_shows_call_card_called_symbol_and_sizes(whot):

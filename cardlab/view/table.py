@@ -15,18 +15,29 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .cards import HAT_SVG, back_html, card_html, style_tag, swatch, symbol
+from .cards import HAT_SVG, back_html, card_html, card_parts, style_tag, swatch, symbol
 
-# The eight places around a 3 x 3 grid, clockwise (each next seat to the left) from the
-# bottom centre, as (row, column); seats take evenly spread places.
+# The places around the centre, clockwise (each next seat to the left) from the bottom, as
+# (row, column): a 3 x 3 grid seats up to 8 players; Whot's bigger tables get a 4 x 4 grid
+# whose centre spans the middle four cells.
 RING = ((3, 2), (3, 1), (2, 1), (1, 1), (1, 2), (1, 3), (2, 3), (3, 3))
 CENTRE = (2, 2)
+RING_4 = ((4, 3), (4, 2), (4, 1), (3, 1), (2, 1), (1, 1), (1, 2), (1, 3), (1, 4), (2, 4),
+          (3, 4), (4, 4))
+
+
+def table_grid(players: int) -> tuple[str, str, str]:
+    """(CSS grid-template-columns, grid-template-rows, the centre's grid-area)."""
+    if players <= len(RING):
+        return "1fr 1.5fr 1fr", "auto auto auto", f"{CENTRE[0]} / {CENTRE[1]}"
+    return "1fr 1fr 1fr 1fr", "auto auto auto auto", "2 / 2 / 4 / 4"
 
 
 def seat_cells(players: int, bottom: int = 0) -> list[tuple[int, int]]:
-    """The (row, column) of each seat, seat ``bottom`` at the bottom centre."""
-    places = [round(i * len(RING) / players) % len(RING) for i in range(players)]
-    return [RING[places[(s - bottom) % players]] for s in range(players)]
+    """The (row, column) of each seat, seat ``bottom`` at the bottom."""
+    ring = RING if players <= len(RING) else RING_4
+    places = [round(i * len(ring) / players) % len(ring) for i in range(players)]
+    return [ring[places[(s - bottom) % players]] for s in range(players)]
 
 
 def shown_trick(pos: dict[str, Any]) -> dict[str, Any] | None:
@@ -96,12 +107,24 @@ def _bid_chips(pos: dict[str, Any], seat: int) -> str:
     return f'<div class="cl-line">bid {shown}{extra}</div>'
 
 
-def _taken(pos: dict[str, Any], seat: int) -> str:
+def _taken(pos: dict[str, Any], seat: int, game: str) -> str:
     taken = pos.get("taken")
-    if not taken:
+    if taken:
+        parts = "".join(f"{swatch(suit)}{count}" for suit, count in taken[seat].items())
+        return f'<div class="cl-line">taken{parts}</div>'
+    tricks = pos.get("tricks")
+    if not tricks:
         return ""
-    parts = "".join(f"{swatch(suit)}{count}" for suit, count in taken[seat].items())
-    return f'<div class="cl-line">taken{parts}</div>'
+    counts: dict[str, int] = {}  # the cards of the tricks this seat won, per suit
+    for trick in tricks:
+        if trick["winner"] == seat:
+            for _, code in trick["cards"]:
+                css, _, sign, _ = card_parts(game, code)
+                counts[sign or css] = counts.get(sign or css, 0) + 1
+    if not counts:
+        return ""
+    parts = " ".join(f"{sign}{n}" for sign, n in sorted(counts.items()))
+    return f'<div class="cl-line">taken {parts}</div>'
 
 
 def seat_html(pos: dict[str, Any], seat: int, game: str | None = None) -> str:
@@ -124,7 +147,7 @@ def seat_html(pos: dict[str, Any], seat: int, game: str | None = None) -> str:
     parts = [f'<div class="cl-seat{" cl-acting" if to_act == seat else ""}">'
              f'<span class="cl-name">{_name(pos, seat)}</span>{"".join(badges)}']
     parts.append(_bid_chips(pos, seat))
-    parts.append(_taken(pos, seat))
+    parts.append(_taken(pos, seat, game))
     hands = pos.get("hands")
     held = hands[seat] if hands else None
     counts = pos.get("hand_counts")
@@ -347,12 +370,13 @@ def render_position(pos: dict[str, Any], bottom: int | None = None) -> str:
     boxes = []
     for seat, (row, col) in enumerate(cells):
         boxes.append(f'<div style="grid-area:{row}/{col}">{seat_html(pos, seat, game)}</div>')
-    boxes.append(f'<div class="cardlab-trick" style="grid-area:{CENTRE[0]}/{CENTRE[1]}">'
+    columns, rows, centre = table_grid(n)
+    boxes.append(f'<div class="cardlab-trick" style="grid-area:{centre}">'
                  f"{centre_html(pos, game)}</div>")
-    grid = ('<div class="cl-felt" style="display:grid;grid-template-columns:1fr 1.5fr 1fr;'
-            f'gap:6px;max-width:820px">{"".join(boxes)}</div>')
+    grid = (f'<div class="cl-felt" style="display:grid;grid-template-columns:{columns};'
+            f'grid-template-rows:{rows};gap:6px;max-width:860px">{"".join(boxes)}</div>')
     return style_tag() + grid + status_html(pos)
 
 
-__all__ = ["seat_cells", "shown_trick", "legal_cards", "seat_html", "centre_html",
+__all__ = ["table_grid", "seat_cells", "shown_trick", "legal_cards", "seat_html", "centre_html",
            "status_html", "note_html", "hook_html", "render_position"]

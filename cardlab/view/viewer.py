@@ -26,13 +26,13 @@ from ..frames import HandResult, hand_results_list, note_languages, require, she
 from ..replay import LinePath, Replay
 from .cards import style_tag
 from .table import (
-    CENTRE,
     centre_html,
     note_html,
     seat_cells,
     seat_html,
     shown_trick,
     status_html,
+    table_grid,
 )
 
 KEYS_ESM = """
@@ -154,13 +154,13 @@ class ReplayViewer:
         for s, box in enumerate(self.seat_boxes):
             box.add_class("cardlab-seat-box")
             box.add_class(f"cardlab-seat-{s}")
-        self.trick = widgets.HTML(layout=widgets.Layout(grid_area=f"{CENTRE[0]} / {CENTRE[1]}"))
+        columns, rows, centre = table_grid(n)
+        self.trick = widgets.HTML(layout=widgets.Layout(grid_area=centre))
         self.trick.add_class("cardlab-trick")
         self.table = widgets.GridBox(
             [*self.seat_boxes, self.trick],
-            layout=widgets.Layout(grid_template_columns="1fr 1.5fr 1fr",
-                                  grid_template_rows="auto auto auto", grid_gap="6px",
-                                  width="860px"))
+            layout=widgets.Layout(grid_template_columns=columns, grid_template_rows=rows,
+                                  grid_gap="6px", width="860px"))
         self.table.add_class("cl-felt")
         self.table.add_class("cardlab-table")
         self._place_seats()
@@ -575,8 +575,11 @@ class ReplayViewer:
                 f"<td>{_fmt(row['variation'])}</td>"
                 f"<td>{'' if change is None else f'{change:+d}'}</td>"
                 f"<td>{main_totals[s]}</td><td>{alt_totals[s]}</td></tr>")
-        head = ("<tr><th></th><th>hand, as played</th><th>hand, variation</th><th>change</th>"
-                "<th>game total, as played</th><th>with the variation</th></tr>")
+        word = "game" if self.game == "whot" else "hand"
+        total = "rubber" if self.game == "whot" else "game"
+        head = (f"<tr><th></th><th>{word}, as played</th><th>{word}, variation</th>"
+                f"<th>change</th><th>{total} total, as played</th><th>with the variation</th>"
+                "</tr>")
         label = _esc(_explore.describe(self.replay, branch.hand, branch.path))
         return (f"<div><b>Main line vs variation</b> ({label})</div>"
                 f'<table class="cl-compare">{head}{"".join(rows)}</table>')
