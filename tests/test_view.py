@@ -17,7 +17,7 @@ import cardlab
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
 from cardlab.view.cards import back_html, card_html, card_parts
-from cardlab.view.table import centre_html, render_position, seat_cells, shown_trick
+from cardlab.view.table import centre_html, home_seat, render_position, seat_cells, shown_trick
 
 widgets = pytest.importorskip("ipywidgets")
 go = pytest.importorskip("plotly.graph_objects")
@@ -77,6 +77,10 @@ def test_seats_sit_around_the_table(players):
 
 def test_four_seats_go_round_clockwise():
     assert seat_cells(4) == [(3, 2), (2, 1), (1, 2), (2, 3)]
+    # compass seats: South at the bottom, West on the left, North at the top
+    south = home_seat(["North", "East", "South", "West"])
+    assert seat_cells(4, south) == [(1, 2), (2, 3), (3, 2), (2, 1)]
+    assert home_seat(["Tone", "Remo", "Kathrine", "Brad"]) == 0
 
 
 def test_the_centre_shows_the_trick_and_the_winner_with_its_reason(review):

@@ -33,6 +33,12 @@ def table_grid(players: int) -> tuple[str, str, str]:
     return "1fr 1fr 1fr 1fr", "auto auto auto auto", "2 / 2 / 4 / 4"
 
 
+def home_seat(seats: list[str]) -> int:
+    """The seat drawn at the bottom when everyone's view is shown: South when the seats are
+    named after the compass (so North sits at the top), else the first seat."""
+    return seats.index("South") if "South" in seats and "North" in seats else 0
+
+
 def seat_cells(players: int, bottom: int = 0) -> list[tuple[int, int]]:
     """The (row, column) of each seat, seat ``bottom`` at the bottom."""
     ring = RING if players <= len(RING) else RING_4
@@ -366,7 +372,7 @@ def render_position(pos: dict[str, Any], bottom: int | None = None) -> str:
     """The whole table as one self-contained HTML snippet (CSS included)."""
     game = pos.get("game", "")
     n = len(pos["seats"])
-    cells = seat_cells(n, bottom or 0)
+    cells = seat_cells(n, home_seat(pos["seats"]) if bottom is None else bottom)
     boxes = []
     for seat, (row, col) in enumerate(cells):
         boxes.append(f'<div style="grid-area:{row}/{col}">{seat_html(pos, seat, game)}</div>')
@@ -378,5 +384,5 @@ def render_position(pos: dict[str, Any], bottom: int | None = None) -> str:
     return style_tag() + grid + status_html(pos)
 
 
-__all__ = ["table_grid", "seat_cells", "shown_trick", "legal_cards", "seat_html", "centre_html",
-           "status_html", "note_html", "hook_html", "render_position"]
+__all__ = ["home_seat", "table_grid", "seat_cells", "shown_trick", "legal_cards", "seat_html",
+           "centre_html", "status_html", "note_html", "hook_html", "render_position"]

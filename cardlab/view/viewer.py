@@ -27,6 +27,7 @@ from ..replay import LinePath, Replay
 from .cards import style_tag
 from .table import (
     centre_html,
+    home_seat,
     note_html,
     seat_cells,
     seat_html,
@@ -362,7 +363,8 @@ class ReplayViewer:
         return self._line_key[0]
 
     def _place_seats(self) -> None:
-        cells = seat_cells(len(self.seat_boxes), self._seat or 0)
+        bottom = home_seat(self.replay.seats) if self._seat is None else self._seat
+        cells = seat_cells(len(self.seat_boxes), bottom)
         for box, (row, col) in zip(self.seat_boxes, cells, strict=True):
             box.layout.grid_area = f"{row} / {col}"
 
