@@ -33,9 +33,11 @@ def hand_word(replay: Replay) -> str:
 
 
 def _layout(fig: Any, title: str, x: str, y: str, template: str = "plotly_white") -> Any:
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, template=template,
-                      height=340, margin={"l": 50, "r": 20, "t": 50, "b": 40},
-                      legend={"orientation": "h", "y": -0.2})
+    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"}, xaxis_title=x,
+                      yaxis_title=y, template=template, height=340,
+                      margin={"l": 50, "r": 20, "t": 70, "b": 50},
+                      legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.0,
+                              "yanchor": "bottom"})
     return fig
 
 

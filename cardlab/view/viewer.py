@@ -125,7 +125,7 @@ class ReplayViewer:
         self._on_speed(None)
         self.slider.observe(self._on_slider, names="value")
 
-        self.hand_select = widgets.Dropdown(description="hand",
+        self.hand_select = widgets.Dropdown(description="game" if self.game == "whot" else "hand",
                                             layout=widgets.Layout(width="190px"))
         self.hand_select.add_class("cardlab-hand")
         self.hand_select.observe(self._on_hand, names="value")

@@ -1,4 +1,5 @@
-"""A real browser runs notebook 01 in JupyterLab and clicks the viewer's Next button.
+"""A real browser runs notebook 01 in JupyterLab, clicks the viewer's Next button and steps on
+with the keyboard.
 
 Debian's Chromium (``/usr/bin/chromium``) driven by Playwright; Playwright's own browser
 builds are never downloaded. Without Chromium the test skips and says why (``.ci/run``
@@ -127,7 +128,7 @@ def test_run_notebook_01_and_click_next(lab):
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport={"width": 1400, "height": 2200})
         try:
             page.goto(f"{lab['url']}/lab/tree/notebooks/{NOTEBOOK}?token={lab['token']}")
             page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
@@ -160,6 +161,11 @@ def test_run_notebook_01_and_click_next(lab):
             assert trick.locator(".cl-card").evaluate_all(
                 "cards => cards.map(c => c.getAttribute('title'))") == ["red12", "red20"]
             assert "Kathrine" in (trick.text_content() or "")
+            # the key pad: focus it, and the right arrow steps on (Brad trumps with the 3)
+            viewer.locator(".cardlab-keys-pad").click()
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function(f"() => ({TITLES})(document.querySelector('.cardlab-viewer'))"
+                                   ".join(' ') === 'red12 red20 black3'", timeout=30_000)
             # the seat boxes, the score sheet and the chart are drawn too
             assert viewer.locator(".cardlab-seat-box").count() == 4
             assert viewer.locator(".cardlab-sheet table.cl-sheet").count() == 1
