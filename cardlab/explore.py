@@ -12,13 +12,13 @@ like.
 >>> from cardlab.bots import make_bot
 >>> table = cardlab.new_game("bobs-hat", players=4, seed=7, hands=1)
 >>> table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
->>> table.replay.hands[0].actions[0].act
-'hat +10'
->>> b = branch(table.replay, hand=0, index=0, action="hat -10")
->>> b.actions[0].act, len(b.actions) == len(table.replay.hands[0].actions)
-('hat -10', True)
->>> table.replay.line(0, b.path)[0].act, b.path
-('hat -10', ((0, 0),))
+>>> chosen = table.replay.hands[0].actions[0].act  # the dealer's choice of hat
+>>> other = "hat -10" if chosen == "hat +10" else "hat +10"
+>>> b = branch(table.replay, hand=0, index=0, action=other)
+>>> b.actions[0].act == other, len(b.actions) == len(table.replay.hands[0].actions)
+(True, True)
+>>> table.replay.line(0, b.path)[0].act == other, b.path
+(True, ((0, 0),))
 """
 
 from __future__ import annotations
