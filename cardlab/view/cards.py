@@ -64,13 +64,13 @@ CSS = """
  padding:2px 6px;display:inline-block}
 .cl-note{background:#fffbe6;border-left:4px solid #e0b400;padding:4px 8px;color:#333;
  font-size:13px;min-height:20px}
-.cl-last{font-size:13px;color:#333}
-.cl-sheet{border-collapse:collapse;font-size:12px;color:#222}
+.cl-last{font-size:13px;color:var(--jp-ui-font-color1,#333)}
+.cl-sheet{border-collapse:collapse;font-size:12px;color:#222;background:#fff}
 .cl-sheet th,.cl-sheet td{border:1px solid #ccc;padding:1px 6px;text-align:right}
 .cl-sheet tr.cl-sub-total,.cl-sheet tr.cl-total{font-weight:700;background:#f2f2f2}
 .cl-sheet tr.cl-current{background:#fff3b0}
 .cl-sheet tr.cl-variation td{font-style:italic}
-.cl-compare{border-collapse:collapse;font-size:12px;color:#222}
+.cl-compare{border-collapse:collapse;font-size:12px;color:#222;background:#fff}
 .cl-compare th,.cl-compare td{border:1px solid #ccc;padding:1px 6px;text-align:right}
 .cl-error{color:#9b1c1c;font-size:12px}
 """

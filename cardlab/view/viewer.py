@@ -250,9 +250,9 @@ class ReplayViewer:
     def _title_html(self) -> str:
         from ..game import get_game
 
-        title = get_game(self.game).title
-        seed = f" · seed {self.replay.seed}" if self.replay.seed is not None else ""
-        names = ", ".join(self.replay.seats)
+        title = _esc(str(self.replay.meta.get("title") or get_game(self.game).title))
+        seed = f" · seed {_esc(str(self.replay.seed))}" if self.replay.seed is not None else ""
+        names = _esc(", ".join(self.replay.seats))
         return f"<b>{title}</b> · {names}{seed}"
 
     # -- moving (the public API) ------------------------------------------------------------
