@@ -104,15 +104,12 @@ def shuffle_with(rng: random.Random, items: list[T]) -> list[T]:
 def seeded_words(seed: int | str, *keys: int | str, count: int) -> tuple[int, ...]:
     """``count`` uniform 32-bit words that depend on ``(seed, *keys)`` alone.
 
-    BLAKE2b in counter mode, read little-endian: the same words on every machine and every
-    Python, with no reliance on ``random``'s internals. Deals use this.
+    SHAKE-128 (an extendable-output hash, so one call gives any length), read
+    little-endian: the same words on every machine and every Python, with no reliance on
+    ``random``'s internals. Deals use this.
     """
     material = ":".join(str(part) for part in ("cardlab-deal", seed, *keys)).encode()
-    blocks = (count + 15) // 16
-    data = b"".join(
-        hashlib.blake2b(material, digest_size=64, salt=block.to_bytes(16, "little")).digest()
-        for block in range(blocks))
-    return struct.unpack_from(f"<{count}I", data)
+    return struct.unpack(f"<{count}I", hashlib.shake_128(material).digest(4 * count))
 
 
 def draw(source: Sequence[int] | random.Random, population: int, count: int) -> list[int]:

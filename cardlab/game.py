@@ -21,7 +21,7 @@ them, players act.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from .cards import Deck
@@ -229,6 +229,19 @@ class State:
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
         """The whole position as JSON-able data; with ``seat``, only what that seat sees."""
         raise NotImplementedError
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Finish the current hand with uniformly random legal actions.
+
+        Each choice is ``legal_actions()[int(rand() * len(...))]``. Stops when nobody is to
+        act (a deal is due, or the game is over). Games may do this faster, but must make
+        the very same choices (the conformance test checks).
+        """
+        legal = self.legal_actions
+        apply = self.apply
+        while self.to_act() >= 0:
+            actions = legal()
+            apply(actions[int(rand() * len(actions))])
 
     # -- helpers shared by all games ---------------------------------------------------
     def legal_texts(self) -> list[str]:

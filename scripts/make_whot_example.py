@@ -1,6 +1,6 @@
 """Record an example short rubber of Whot (five games, classic rules) with notes.
 
-Four heuristic bots play seed 15; the notes are written as the game goes: who deals and
+Four heuristic bots play seed 1; the notes are written as the game goes: who deals and
 leads, each WHOT and its call, the stock running out and the pile turned over, a player who
 draws although he could play (nobody must play), and each game's scores and kitty counter.
 The first such draw carries a variation: the card that player could have played instead.
@@ -19,7 +19,7 @@ from cardlab.bots import make_bot
 from cardlab.games.whot import CALL, DRAW, WhotState
 from cardlab.replay import Action, Replay
 
-SEED = 15
+SEED = 1
 SEATS = ["Ade", "Bisi", "Chidi", "Dayo"]
 OPTIONS: dict[str, Any] = {"rubber": "short", "rules": "classic"}
 OUT = Path(__file__).resolve().parents[1] / "replays" / "whot-example.json"
@@ -34,7 +34,7 @@ def _cut_note(state: WhotState) -> str:
 
 def build() -> Replay:
     table = cardlab.new_game("whot", players=4, seed=SEED, seats=SEATS,
-                             meta={"title": "A short rubber of Whot (example, seed 15)"},
+                             meta={"title": "A short rubber of Whot (example, seed 1)"},
                              **OPTIONS)
     bots = [make_bot("heuristic", "whot", seed=f"{SEED}/{s}") for s in range(4)]
     variation: tuple[int, int, Action] | None = None

@@ -99,3 +99,20 @@ def test_conformance(game):
     for seed in range(GAMES_PER_GAME):
         options = option_sets[seed % len(option_sets)]
         play_checked(game, options, seed, oracle)
+
+
+@pytest.mark.parametrize("game", sorted(cardlab.list_games()))
+def test_random_playout_makes_the_protocols_choices(game):
+    """``random_playout`` (the simulations' fast path) ends every hand exactly where a loop of
+    ``legal_actions()`` and ``apply`` with the same random numbers ends it."""
+    rules_class = cardlab.get_game(game).rules_class
+    for seed, options in enumerate(rules_class.conformance_option_sets() * 4):
+        table = cardlab.new_game(game, seed=seed, **options)
+        fast, slow = table.state.clone(), table.state.clone()
+        fast.random_playout(random.Random(seed).random)
+        rand = random.Random(seed).random
+        while slow.to_act() >= 0:
+            actions = slow.legal_actions()
+            slow.apply(actions[int(rand() * len(actions))])
+        assert fast.snapshot() == slow.snapshot(), f"{game} seed {seed}"
+        assert fast.totals() == slow.totals()

@@ -13,7 +13,7 @@ of the rule text.
 >>> table = cardlab.new_game("teds-game", players=4, seed=7)
 >>> state = table.state
 >>> state.phase, state.hand_size_now(), state.snapshot()["turned"]
-('bid', 10, '7D')
+('bid', 10, '3S')
 >>> table.act("bid 3")
 >>> table.act("change bid 2")  # the next player has not bid yet: still allowed
 >>> table.replay.hands[0].actions[-1].seat == table.replay.hands[0].actions[0].seat
@@ -22,10 +22,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..cards import draw, seeded_rng
+from ..cards import draw, seeded_words
 from ..errors import CardCodeError, IllegalActionError, OptionError
 from ..game import Option, Rules, register
 from .tricks import PLAY, SuitedDeck, TrickTaking
@@ -210,18 +209,6 @@ class TedsGameState(TrickTaking):
             raise self.refuse(self._wrong_action(-1))
         self._begin_hand(*self._seeded_cards(seed))
 
-    def random_playout(self, rand: Callable[[], float]) -> None:
-        """Play the rest of the hand at random, fast (for simulations and the benchmark).
-
-        Each step takes ``legal[int(rand() * len(legal))]`` of the very list
-        ``legal_actions()`` gives, so the hand ends exactly as a loop of ``legal_actions`` and
-        ``apply`` with the same ``rand`` would end it; only the call per step is saved.
-        """
-        while self.phase == PHASE_BID:
-            actions = self._legal_other()
-            self._apply_other(actions[int(rand() * len(actions))])
-        random_tricks(self, rand)
-
     def _next_dealer(self) -> int:
         if self.hand_no == 0:
             return self.first_dealer
@@ -234,7 +221,8 @@ class TedsGameState(TrickTaking):
         hand = self.hand_no + 1
         size = self.sizes[hand - 1]
         first = (self._next_dealer() + 1) % n
-        order = draw(seeded_rng(seed, "deal", hand), NCARDS, n * size + 1)
+        order = draw(seeded_words(seed, "teds-game", hand, count=n * size + 1), NCARDS,
+                     n * size + 1)
         hands: list[list[int]] = [[]] * n
         for i in range(n):  # the i-th card dealt goes to seat first + i (mod n), and so on
             hands[(first + i) % n] = order[i:n * size:n]
@@ -583,55 +571,6 @@ class TedsGameState(TrickTaking):
         }
 
 
-def random_tricks(state: TrickTaking, rand: Callable[[], float]) -> None:
-    """Play cards at random while ``state`` is in the play phase (any trick-taking game).
-
-    The choice at each step is ``legal[int(rand() * len(legal))]`` with ``legal`` ordered as
-    ``TrickTaking.legal_actions`` orders it (the suit led, ascending; else the whole hand in
-    suit order), and each trick ends as ``TrickTaking.apply`` ends it, ``_trick_done``
-    included. Locals instead of attribute look-ups per card: this is the playout hot path.
-    """
-    hands = state.hands
-    suit_of = state.suit_of
-    trump = state.trump
-    nseats = state.nseats
-    history = state.history
-    won = state.tricks_won
-    while state.phase is PLAY:
-        seat, leader, trick, led = state.turn, state.leader, state.trick, state.led
-        win_seat, win_card = state.win_seat, state.win_card
-        while len(trick) < nseats:
-            held = hands[seat]
-            if led >= 0 and held[led]:
-                cards = held[led]
-                card = cards.pop(int(rand() * len(cards)))
-                suit = led
-            else:
-                k = int(rand() * sum(map(len, held)))
-                for cards in held:
-                    if k < len(cards):
-                        break
-                    k -= len(cards)
-                card = cards.pop(k)
-                suit = suit_of[card]
-            trick.append(card)
-            if led < 0:
-                led, win_seat, win_card = suit, seat, card
-            else:
-                win_suit = suit_of[win_card]
-                if (suit == win_suit and card > win_card) or (
-                        suit == trump and win_suit != trump):
-                    win_seat, win_card = seat, card
-            seat = seat + 1 if seat + 1 < nseats else 0
-        history.append((leader, tuple(trick), win_seat))
-        won[win_seat] += 1
-        state.trick = []
-        state.led = -1
-        state.win_seat, state.win_card = win_seat, win_card
-        state.turn = state.leader = win_seat
-        state._trick_done(win_seat)
-
-
 def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:
     """The draw for first dealer: everyone draws; the lowest rank deals; players tied for the
     lowest draw again (each round from a freshly shuffled deck) until one is lowest.
@@ -641,7 +580,8 @@ def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:
     drawing = list(range(players))
     rows: list[list[int]] = []
     while True:
-        cards = draw(seeded_rng(seed, "first-dealer", len(rows) + 1), NCARDS, len(drawing))
+        words = seeded_words(seed, "teds-game-draw", len(rows) + 1, count=len(drawing))
+        cards = draw(words, NCARDS, len(drawing))
         row = [-1] * players
         for seat, card in zip(drawing, cards, strict=True):
             row[seat] = card
