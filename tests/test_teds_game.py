@@ -1,7 +1,7 @@
 """Ted's Game: every rule of the rule text, the readings we chose, bots, replays and the CLI.
 
 The rule text is the seed "Ted's Game" (an Oh Hell variant); the readings are written up in
-docs/rules-teds-game.md. Expected numbers here come from the rule text (and the seed's own
+docs/rules-interpretations.md. Expected numbers here come from the rule text (and the seed's own
 scoring tables), worked out by hand, not from running the engine.
 """
 

@@ -6,7 +6,7 @@ hand back up to the start. The card left on top of the deck after the deal is tu
 suit is trump. Bidding starts left of the dealer and ends with the dealer, who may not bid the
 number that makes the bids add up to the tricks of the hand (the hook). A bid may be changed
 while the next player has not yet bid. An exact bid scores 10 + bid², an exact zero 10 + the
-cards dealt, a miss loses the miss cubed. See ``docs/rules-teds-game.md`` for every reading
+cards dealt, a miss loses the miss cubed. See ``docs/rules-interpretations.md`` for every reading
 of the rule text.
 
 >>> import cardlab

@@ -7,8 +7,8 @@ card; from then on each player in turn plays a card of the call card's symbol or
 WHOT naming the symbol that must follow, or draws the top card of the stock (always allowed,
 and it ends the turn). The first to play his last card wins the game; everyone else scores
 *against* himself the total of the cards he holds (stars double, a WHOT 20). A rubber is 5
-(short) or 10 (long) games and the lowest total wins it. See ``docs/rules-whot.md`` for every
-point where the rule text is silent.
+(short) or 10 (long) games and the lowest total wins it. See
+``docs/rules-interpretations.md`` for every point where the rule text is silent.
 
 Scores are penalty points: positive, and lower is better (``WhotRules.low_score_wins``).
 
