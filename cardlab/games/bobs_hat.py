@@ -153,10 +153,6 @@ class BobsHatRules(Rules):
         self._bids  # noqa: B018  (fills the caches)
         return self.__dict__["_bid_actions"][may_pass][:]  # type: ignore[no-any-return]
 
-    def is_legal_bid(self, flags: int, may_pass: bool) -> bool:
-        self._bids  # noqa: B018
-        return flags in self.__dict__["_bid_sets"][may_pass]
-
 
 def bid_text(flags: int) -> str:
     """``"most-blue,fewest"``; ``"none"`` for a no bid."""
@@ -204,6 +200,9 @@ class BobsHatState(TrickTaking):
         self.bidder = 0  # how many have bid
         self.no_bid_used = [False] * n
         self.may_pass = bool(rules.options["no_bids"])
+        # the bid actions open to a player, without and with a no bid still in hand
+        self.bid_choices = (tuple(rules.bid_actions(False)), tuple(rules.bid_actions(True)))
+        self.bid_sets = (frozenset(self.bid_choices[0]), frozenset(self.bid_choices[1]))
         self.sheet: list[list[int]] = []  # one finished row per hand number
         self.row = [0] * n  # the current hand's score so far (a renege penalty lands here)
         self.reneges: list[tuple[int, int, int]] = []  # (hand, seat, card) of each renege
@@ -315,8 +314,7 @@ class BobsHatState(TrickTaking):
     def _legal_other(self) -> list[int]:
         phase = self.phase
         if phase == PHASE_BID:
-            may_pass = self.may_pass and not self.no_bid_used[self.turn]
-            return self.rules.bid_actions(may_pass)
+            return list(self.bid_choices[self.may_pass and not self.no_bid_used[self.turn]])
         if phase == PHASE_HAT:
             return [HAT_PLUS, HAT_MINUS]
         return []
@@ -337,7 +335,7 @@ class BobsHatState(TrickTaking):
         if phase == PHASE_BID and BID < action < HAT_PLUS:
             flags = action - BID
             may_pass = self.may_pass and not self.no_bid_used[self.turn]
-            if not self.rules.is_legal_bid(flags, may_pass):
+            if action not in self.bid_sets[may_pass]:
                 raise self.refuse(self._bid_problem(flags, may_pass), bid_text(flags))
             seat = self.turn
             self.bids[seat] = flags
@@ -510,6 +508,8 @@ class BobsHatState(TrickTaking):
         other.bidder = self.bidder
         other.no_bid_used = self.no_bid_used[:]
         other.may_pass = self.may_pass
+        other.bid_choices = self.bid_choices  # immutable: shared
+        other.bid_sets = self.bid_sets
         other.sheet = [r[:] for r in self.sheet]
         other.row = self.row[:]
         other.reneges = self.reneges[:]

@@ -166,7 +166,8 @@ class TrickTaking(State):
                 card = cards.pop(int(rand() * len(cards)))
                 suit = led
             else:  # any card: the k-th of the hand in suit order, as legal_actions lists it
-                k = int(rand() * sum(map(len, held)))
+                # A seat still to play in this trick holds its dealt cards less one per trick.
+                k = int(rand() * (len(self.dealt_hands[seat]) - len(self.history)))
                 for cards in held:
                     if k < len(cards):
                         break
