@@ -433,8 +433,9 @@ class BobsHatState(TrickTaking):
     def hat_holder(self) -> int:
         """Who holds Bob's Hat: the last to take a trick with a 14 or 15 in it, else -1."""
         for _, cards, winner in reversed(self.history):
-            if any(IS_HAT[card] for card in cards):
-                return winner
+            for card in cards:  # a plain loop: no generator per trick on the playout path
+                if IS_HAT[card]:
+                    return winner
         return -1
 
     def _end_hand(self) -> None:
