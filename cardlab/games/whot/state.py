@@ -331,15 +331,7 @@ class WhotState(State):
             if action not in hand or not self.match[action]:
                 self._misplay(seat, action)
                 return
-            hand.remove(action)
-            self.pile.append(action)
-            self.match = MATCH_CARD[action]
-            self.call_symbol = SYM[action]
-            self.lead = False
-            self.passes = 0
-            self.last_drew[seat] = -1
-            if not hand and not self.whots[seat]:
-                self._end_game(ENDED_WON, seat)
+            if self._place_card(seat, action):
                 return
             self.turn = seat + 1 if seat + 1 < self.n else 0
         else:
@@ -400,16 +392,7 @@ class WhotState(State):
             self._misplay(seat, action)
             return
         elif 0 <= action < CALL:
-            hand = self.hands[seat]
-            hand.remove(action)
-            self.pile.append(action)
-            self.match = MATCH_CARD[action]
-            self.call_symbol = SYM[action]
-            self.lead = False
-            self.passes = 0
-            self.last_drew[seat] = -1
-            if not hand and not self.whots[seat]:
-                self._end_game(ENDED_WON, seat)
+            if self._place_card(seat, action):
                 return
             self._after_play(seat, announce)
             effect = self.effects[action]
@@ -426,6 +409,22 @@ class WhotState(State):
         self.turns += 1
         if self.turns >= self.cap and self.phase is PHASE_PLAY:
             self._end_game(ENDED_CAP, -1)
+
+    def _place_card(self, seat: int, card: int) -> bool:
+        """Play a plain card the seat holds, which follows the call: it becomes the call
+        card. Returns True when it was the seat's last card (the game is won and over)."""
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.pile.append(card)
+        self.match = MATCH_CARD[card]
+        self.call_symbol = SYM[card]
+        self.lead = False
+        self.passes = 0
+        self.last_drew[seat] = -1
+        if not hand and not self.whots[seat]:
+            self._end_game(ENDED_WON, seat)
+            return True
+        return False
 
     def _after_play(self, seat: int, announced: bool) -> None:
         """The last-card call (Nigerian): a play that leaves one card must announce it."""
