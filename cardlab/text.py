@@ -80,8 +80,9 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
         if last_of_hand:
             record = replay.hands[step.hand]
             if record.scores is not None:
-                scores = ", ".join(f"{s} {v:+d}" for s, v in zip(seats, record.scores,
-                                                                  strict=True))
+                signed = "" if replay.rules.low_score_wins else "+"  # Whot: points against
+                scores = ", ".join(f"{s} {v:{signed}d}" for s, v in zip(seats, record.scores,
+                                                                         strict=True))
                 totals = ", ".join(f"{s} {v}" for s, v in zip(seats, pos["totals"],
                                                                strict=True))
                 lines.append(f"  Scores: {scores}")
