@@ -61,33 +61,26 @@ def openspiel_slice(game, rng: random.Random, seconds: float, outcomes: bool) ->
 
 
 def cardlab_slice(start: TedsGameState, rng: random.Random, seconds: float,
-                  first_seed: int) -> int:
-    """Play random Ted's Game first hands for about ``seconds``; return how many."""
+                  first_seed: int, playout: bool) -> int:
+    """Play random Ted's Game first hands for about ``seconds``; return how many.
+
+    ``playout``: finish each hand with ``random_playout`` (the same choices, one call)
+    rather than a loop of ``legal_actions``/``apply``.
+    """
     random_ = rng.random
     hands = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         state = start.clone()
         state.deal_seeded(first_seed + hands)
-        legal = state.legal_actions
-        apply = state.apply
-        while state.turn >= 0:  # -1 once the hand is over
-            actions = legal()
-            apply(actions[int(random_() * len(actions))])
-        hands += 1
-    return hands
-
-
-def playout_slice(start: TedsGameState, rng: random.Random, seconds: float,
-                  first_seed: int) -> int:
-    """The same hands through ``random_playout``: the same choices, no call per step."""
-    random_ = rng.random
-    hands = 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        state = start.clone()
-        state.deal_seeded(first_seed + hands)
-        state.random_playout(random_)
+        if playout:
+            state.random_playout(random_)
+        else:
+            legal = state.legal_actions
+            apply = state.apply
+            while state.turn >= 0:  # -1 once the hand is over
+                actions = legal()
+                apply(actions[int(random_() * len(actions))])
         hands += 1
     return hands
 
@@ -134,8 +127,8 @@ def main() -> None:
         "openspiel": lambda: openspiel_slice(game, rngs["openspiel"], SLICE, False),
         "openspiel-outcomes": lambda: openspiel_slice(game, rngs["openspiel-outcomes"],
                                                       SLICE, True),
-        "cardlab": lambda: cardlab_slice(start, rngs["cardlab"], SLICE, done["cardlab"]),
-        "playout": lambda: playout_slice(start, rngs["playout"], SLICE, done["playout"]),
+        "cardlab": lambda: cardlab_slice(start, rngs["cardlab"], SLICE, done["cardlab"], False),
+        "playout": lambda: cardlab_slice(start, rngs["playout"], SLICE, done["playout"], True),
     }
     spent = dict.fromkeys(runs, 0.0)
     done = dict.fromkeys(runs, 0)

@@ -125,30 +125,18 @@ class ReplayViewer:
         self._on_speed(None)
         self.slider.observe(self._on_slider, names="value")
 
-        self.hand_select = widgets.Dropdown(description="game" if self.game == "whot" else "hand",
-                                            layout=widgets.Layout(width="190px"))
-        self.hand_select.add_class("cardlab-hand")
-        self.hand_select.observe(self._on_hand, names="value")
-        self.trick_select = widgets.Dropdown(description="trick",
-                                             layout=widgets.Layout(width="150px"))
-        self.trick_select.add_class("cardlab-trick-jump")
-        self.trick_select.observe(self._on_trick, names="value")
-        self.seat_select = widgets.Dropdown(
+        self.hand_select = self._dropdown("game" if self.game == "whot" else "hand", "190px",
+                                          "cardlab-hand", self._on_hand)
+        self.trick_select = self._dropdown("trick", "150px", "cardlab-trick-jump",
+                                           self._on_trick)
+        self.seat_select = self._dropdown(
+            "seen by", "230px", "cardlab-seat", self._on_seat,
             options=[("everyone (all hands)", -1)] + [(f"{name}'s view", s) for s, name in
                                                      enumerate(replay.seats)],
-            value=-1 if self._seat is None else self._seat, description="seen by",
-            layout=widgets.Layout(width="230px"))
-        self.seat_select.add_class("cardlab-seat")
-        self.seat_select.observe(self._on_seat, names="value")
-        self.lang_select = widgets.Dropdown(options=languages, value=self.lang,
-                                            description="notes",
-                                            layout=widgets.Layout(width="140px"))
-        self.lang_select.add_class("cardlab-lang")
-        self.lang_select.observe(self._on_lang, names="value")
-        self.line_select = widgets.Dropdown(description="line",
-                                            layout=widgets.Layout(width="420px"))
-        self.line_select.add_class("cardlab-line")
-        self.line_select.observe(self._on_line, names="value")
+            value=-1 if self._seat is None else self._seat)
+        self.lang_select = self._dropdown("notes", "140px", "cardlab-lang", self._on_lang,
+                                          options=languages, value=self.lang)
+        self.line_select = self._dropdown("line", "420px", "cardlab-line", self._on_line)
 
         n = len(replay.seats)
         self.seat_boxes = [widgets.HTML() for _ in range(n)]
@@ -367,6 +355,17 @@ class ReplayViewer:
         cells = seat_cells(len(self.seat_boxes), bottom)
         for box, (row, col) in zip(self.seat_boxes, cells, strict=True):
             box.layout.grid_area = f"{row} / {col}"
+
+    @staticmethod
+    def _dropdown(description: str, width: str, css: str, handler: Any,
+                  **kwargs: Any) -> Any:
+        """A dropdown with a CSS class (for browser tests) that calls ``handler`` on change."""
+        widgets = require("ipywidgets")
+        dropdown = widgets.Dropdown(description=description, layout=widgets.Layout(width=width),
+                                    **kwargs)
+        dropdown.add_class(css)
+        dropdown.observe(handler, names="value")
+        return dropdown
 
     def _on_speed(self, _: Any) -> None:
         self.play.interval = max(50, int(1000 / self.speed.value))

@@ -312,17 +312,9 @@ class WhotState(State):
             self._apply_slow(seat, action)
             return
         if action == DRAW:
-            stock = self.stock
-            if self.lead or not stock:
-                if self.lead or len(self.pile) < 2:
-                    self._apply_slow(seat, action)  # refuses, saying why
-                    return
-                stock = self._turn_over()
-            card = stock.pop()
-            if IS_WHOT[card]:
-                self.whots[seat].append(card)
-            else:
-                self.hands[seat].append(card)
+            if self.lead or not self._take(seat):
+                self._apply_slow(seat, action)  # refuses, saying why
+                return
             self.passes = 0
             self.last_drew[seat] = self.call_symbol
             self.turn = seat + 1 if seat + 1 < self.n else 0
