@@ -1,10 +1,12 @@
-# cardlab developer commands. Needs only python3 (>=3.10) and make; everything else is
-# installed into ./.venv from the package registries.
+# cardlab developer commands. Needs python3 (>=3.10), make, and a C compiler with the Python
+# headers for the compiled kernel (without them it runs as Python, and `make test` says so);
+# everything else is installed into ./.venv from the package registries.
 #
 #   make lab     JupyterLab on notebooks/ (LAB_ARGS="--port 9999 --no-browser" to pass options)
 #   make test    ruff + mypy + pytest (tests/ and, when there are any, notebooks/ via nbval)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
+#                and the compiled kernel
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -25,7 +27,7 @@ else
 ROOT_ARGS :=
 endif
 
-LINT_PATHS := $(wildcard cardlab tests benchmarks)
+LINT_PATHS := $(wildcard cardlab tests benchmarks setup.py)
 # Notebooks to run with nbval (none yet is fine).
 NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
 
@@ -39,16 +41,20 @@ help:
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Each stamp is re-made (pip install re-run) only when pyproject.toml is newer than it.
-$(VENV)/.stamp-notebook: pyproject.toml | $(PY)
+# Each stamp is re-made (pip install re-run) when pyproject.toml is newer than it, or when the
+# kernel's source is: the install compiles cardlab/kernel.py with mypyc (see setup.py), and a
+# stale compiled kernel would shadow the edited source.
+INSTALL_INPUTS := pyproject.toml setup.py cardlab/kernel.py
+
+$(VENV)/.stamp-notebook: $(INSTALL_INPUTS) | $(PY)
 	$(PIP) -e '.[notebook]'
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml | $(PY)
+$(VENV)/.stamp-test: $(INSTALL_INPUTS) | $(PY)
 	$(PIP) -e '.[test]'
 	touch $@
 
-$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+$(VENV)/.stamp-bench: $(INSTALL_INPUTS) | $(PY)
 	$(PIP) -e '.[bench]'
 	touch $@
 
@@ -91,5 +97,6 @@ clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# Also the compiled kernel (cardlab/*.so), which the next install builds again.
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) cardlab/*.so

@@ -46,7 +46,7 @@ def protocol_hand(seed: int, rng: random.Random = CHOOSER) -> int:
 
 def playout_hand(seed: int, rng: random.Random = CHOOSER) -> int:
     """One hand through ``random_playout``: the same choices, the cards played through the
-    same ``_play_cards`` as ``apply``, in one call for the whole play phase."""
+    same ``kernel.play_cards`` as ``apply``, in one call for the whole play phase."""
     state = BEFORE_HAND_6.clone()
     state.deal_seeded(seed)
     state.random_playout(rng.random)

@@ -13,7 +13,7 @@ the trump card, 5 bids (with the dealer's hook), 50 card plays and the trick win
   applied with ``apply`` until the hand is over: the same protocol loop as OpenSpiel's.
 - cardlab, playout: the same clone and deal, then ``random_playout``, which makes the very
   same choices (a conformance test checks) and plays the cards through the same
-  ``TrickTaking._play_cards`` that ``apply`` uses, in one call per hand.
+  ``cardlab.kernel.play_cards`` that ``apply`` uses, in one call per hand.
 
 The two run in one process, alternating in slices of about half a second, for at least
 ``--seconds`` each (default 5). OpenSpiel is a benchmark-only dependency (``pip install

@@ -9,9 +9,9 @@ accepts a few spellings when parsing, so people can type what they see.
 (0, 'blue1')
 >>> shuffled(range(5), seed=7, hand=0) == shuffled(range(5), seed=7, hand=0)
 True
->>> words = seeded_words(7, "deal", 1, count=3)
->>> draw(words, 60, 3) == draw(seeded_words(7, "deal", 1, count=3), 60, 3)
-True
+>>> hand = seeded_cards(7, "deal", 1, population=52, count=5)  # the same on every machine
+>>> len(set(hand)), all(0 <= card < 52 for card in hand)
+(5, True)
 >>> deal_round_robin("abcdef", players=3, per_player=2, first=1)
 [['c', 'f'], ['a', 'd'], ['b', 'e']]
 """
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from .errors import CardCodeError
+from .kernel import shuffle_prefix
 
 T = TypeVar("T")
 
@@ -101,15 +102,34 @@ def shuffle_with(rng: random.Random, items: list[T]) -> list[T]:
     return items
 
 
+def _seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> bytes:
+    """``4 * count`` bytes of SHAKE-128 over ``(seed, *keys)``."""
+    material = ":".join(map(str, ("cardlab-deal", seed, *keys))).encode()
+    return hashlib.shake_128(material).digest(4 * count)
+
+
 def seeded_words(seed: int | str, *keys: int | str, count: int) -> tuple[int, ...]:
     """``count`` uniform 32-bit words that depend on ``(seed, *keys)`` alone.
 
-    SHAKE-128 (an extendable-output hash, so one call gives any length), read
-    little-endian: the same words on every machine and every Python, with no reliance on
-    ``random``'s internals. Deals use this.
+    SHAKE-128 (an extendable-output hash, so one call gives any length, and a shorter
+    output is the start of a longer one), read little-endian: the same words on every
+    machine and every Python, with no reliance on ``random``'s internals. Deals use these
+    words through :func:`seeded_cards`.
     """
-    material = ":".join(str(part) for part in ("cardlab-deal", seed, *keys)).encode()
-    return struct.unpack(f"<{count}I", hashlib.shake_128(material).digest(4 * count))
+    return struct.unpack(f"<{count}I", _seeded_stream(seed, keys, count))
+
+
+def seeded_cards(seed: int | str, *keys: int | str, population: int, count: int) -> list[int]:
+    """The first ``count`` cards of deck ``0..population-1`` shuffled by ``(seed, *keys)``.
+
+    The same as ``draw(seeded_words(seed, *keys, count=count), population, count)``, in one
+    step: this is how every game deals.
+
+    >>> seeded_cards(7, "deal", 1, population=60, count=3) == draw(
+    ...     seeded_words(7, "deal", 1, count=3), 60, 3)
+    True
+    """
+    return shuffle_prefix(_seeded_stream(seed, keys, count), population, count)
 
 
 def draw(source: Sequence[int] | random.Random, population: int, count: int) -> list[int]:
@@ -117,21 +137,18 @@ def draw(source: Sequence[int] | random.Random, population: int, count: int) -> 
 
     A Fisher-Yates shuffle run from the front and stopped after ``count`` places: every
     ordered selection is equally likely, and a small deal does not pay for a full shuffle.
-    ``source`` is either ``count`` words from :func:`seeded_words` (one 32-bit word per
-    place, scaled by multiply-and-shift: uniform to within 2**-26) or a ``random.Random``
-    (one ``random()`` per place).
+    ``source`` is either ``count`` words such as :func:`seeded_words` gives (one 32-bit word
+    per place, scaled by multiply-and-shift: see :func:`cardlab.kernel.shuffle_prefix`) or
+    a ``random.Random`` (one ``random()`` per place).
     """
-    deck = list(range(population))
     if isinstance(source, random.Random):
+        deck = list(range(population))
         rand = source.random
         for i in range(count):
             j = i + int(rand() * (population - i))
             deck[i], deck[j] = deck[j], deck[i]
         return deck[:count]
-    for i in range(count):
-        j = i + ((source[i] * (population - i)) >> 32)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck[:count]
+    return shuffle_prefix(struct.pack(f"<{count}I", *source[:count]), population, count)
 
 
 def shuffled(items: Iterable[T], seed: int | str, **keys: int | str) -> list[T]:

@@ -319,9 +319,8 @@ class BobsHatState(TrickTaking):
             return [HAT_PLUS, HAT_MINUS]
         return []
 
-    def _trick_done(self, winner: int) -> None:
-        if len(self.history) == self.size:
-            self._end_hand()
+    def _play_over(self) -> None:
+        self._end_hand()
 
     def _illegal_play(self, action: int) -> None:
         if self.rules.options["mode"] == "table" and self._is_renege(action):

@@ -22,9 +22,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..cards import draw, seeded_words
+from ..cards import seeded_cards
 from ..errors import CardCodeError, IllegalActionError, OptionError
 from ..game import Option, Rules, register
 from .tricks import PLAY, SuitedDeck, TrickTaking
@@ -221,8 +222,7 @@ class TedsGameState(TrickTaking):
         hand = self.hand_no + 1
         size = self.sizes[hand - 1]
         first = (self._next_dealer() + 1) % n
-        order = draw(seeded_words(seed, "teds-game", hand, count=n * size + 1), NCARDS,
-                     n * size + 1)
+        order = seeded_cards(seed, "teds-game", hand, population=NCARDS, count=n * size + 1)
         hands: list[list[int]] = [[]] * n
         for i in range(n):  # the i-th card dealt goes to seat first + i (mod n), and so on
             hands[(first + i) % n] = order[i:n * size:n]
@@ -338,17 +338,22 @@ class TedsGameState(TrickTaking):
         """The bid the hook forbids the dealer: live while the dealer is to bid, then the one
         it forbade; -1 before the dealer's turn or when the other bids exceed the tricks."""
         if self.phase == PHASE_BID and self.turn == self.dealer:
-            forbidden = self.size - self.bid_total
-            return forbidden if forbidden >= 0 else -1
+            return self._hook_now()
         return self.hook
+
+    def _hook_now(self) -> int:
+        """The bid the hook forbids the seat to bid now, or -1: only the dealer is hooked,
+        and only when the others' bids leave a number from 0 to the tricks."""
+        if self.turn != self.dealer:
+            return -1
+        forbidden = self.size - self.bid_total
+        return forbidden if forbidden >= 0 else -1
 
     def _legal_other(self) -> list[int]:
         if self.phase != PHASE_BID:
             return []
         bids = self.bid_actions
-        if self.turn != self.dealer:
-            return list(bids)
-        forbidden = self.size - self.bid_total
+        forbidden = self._hook_now()
         if forbidden < 0:
             return list(bids)
         return [*bids[:forbidden], *bids[forbidden + 1:]]
@@ -357,27 +362,40 @@ class TedsGameState(TrickTaking):
         if self.phase == PHASE_BID:
             bid = action - BID
             if 0 <= bid <= self.size:
-                seat = self.turn
-                if seat == self.dealer:
-                    forbidden = self.size - self.bid_total
-                    if bid == forbidden:
-                        raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")
-                    self.hook = forbidden if forbidden >= 0 else -1
-                    self.bids[seat] = bid
-                    self.bid_total += bid
-                    self.nbids += 1
-                    self.phase = PHASE_PLAY
-                    self.turn = self.leader
-                    return
-                self.bids[seat] = bid
-                self.bid_total += bid
-                self.nbids += 1
-                self.turn = seat + 1 if seat + 1 < self.nseats else 0
+                forbidden = self._hook_now()
+                if bid == forbidden:
+                    raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")
+                self._bid(bid, forbidden)
                 return
             if CHANGE <= action <= CHANGE + MAX_NUMBER:
                 self._change(action - CHANGE)
                 return
         raise self.refuse(self._wrong_action(action), self._text(action))
+
+    def _bid(self, bid: int, forbidden: int) -> None:
+        """The seat to act bids ``bid`` (already checked); the dealer's bid ends the bidding."""
+        seat = self.turn
+        self.bids[seat] = bid
+        self.bid_total += bid
+        self.nbids += 1
+        if seat == self.dealer:
+            self.hook = forbidden
+            self.phase = PHASE_PLAY
+            self.turn = self.leader
+        else:
+            self.turn = seat + 1 if seat + 1 < self.nseats else 0
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Finish the hand with random legal actions, as :meth:`TrickTaking.random_playout`.
+
+        The bids are chosen here without building the list of legal bids, with the same
+        result: the ``int(rand() * n)``-th of the ``n`` bids ``legal_actions`` lists.
+        """
+        while self.phase == PHASE_BID:
+            forbidden = self._hook_now()
+            bid = int(rand() * (self.size if forbidden >= 0 else self.size + 1))
+            self._bid(bid + 1 if 0 <= forbidden <= bid else bid, forbidden)
+        super().random_playout(rand)
 
     def _hook_reason(self, forbidden: int) -> str:
         others = self.bid_total
@@ -402,9 +420,8 @@ class TedsGameState(TrickTaking):
         self.bid_total += bid - old
         self.changes.append((seat, old, bid))
 
-    def _trick_done(self, winner: int) -> None:
-        if len(self.history) == self.size:
-            self._end_hand()
+    def _play_over(self) -> None:
+        self._end_hand()
 
     def _illegal_play(self, action: int) -> None:
         if self.table_mode and 0 <= action < NCARDS and \
@@ -580,8 +597,8 @@ def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:
     drawing = list(range(players))
     rows: list[list[int]] = []
     while True:
-        words = seeded_words(seed, "teds-game-draw", len(rows) + 1, count=len(drawing))
-        cards = draw(words, NCARDS, len(drawing))
+        cards = seeded_cards(seed, "teds-game-draw", len(rows) + 1, population=NCARDS,
+                             count=len(drawing))
         row = [-1] * players
         for seat, card in zip(drawing, cards, strict=True):
             row[seat] = card

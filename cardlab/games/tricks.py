@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cards import Deck
 from ..game import State
+from ..kernel import hands_by_suit, play_cards
 
 PLAY = "play"  # the phase in which cards are played to tricks (compared by identity)
 
@@ -42,7 +43,8 @@ class SuitedDeck(Deck):
 
 class TrickTaking(State):
     """The play of tricks. Subclasses call ``_start_tricks`` at each deal and set
-    ``phase = PLAY``; from then on ``apply`` plays cards and calls ``_trick_done``."""
+    ``phase = PLAY``; from then on ``apply`` plays cards and calls ``_play_over`` after the
+    last trick."""
 
     deck: SuitedDeck
     names: list[str]
@@ -73,14 +75,7 @@ class TrickTaking(State):
         self._start_tricks([[] for _ in names], -1, -1)
 
     def _start_tricks(self, hands: list[list[int]], trump: int, leader: int) -> None:
-        suit_of = self.deck.suit_of
-        nsuits = len(self.deck.suits)
-        self.hands = []
-        for cards in hands:  # measured: faster than splitting at suit bounds with bisect
-            by_suit: list[list[int]] = [[] for _ in range(nsuits)]
-            for card in sorted(cards):
-                by_suit[suit_of[card]].append(card)
-            self.hands.append(by_suit)
+        self.hands = hands_by_suit(hands, self.deck.suit_of, len(self.deck.suits))
         self.trump = trump
         self.turn = self.leader = leader
         self.led = -1
@@ -112,92 +107,24 @@ class TrickTaking(State):
     def apply(self, action: int) -> None:
         if self.phase is not PLAY:
             self._apply_other(action)
-        elif not self._play_cards(action, None):
+        elif not play_cards(self, action, None):
             self._illegal_play(action)
 
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the hand with uniformly random legal actions (simulations, benchmarks).
 
         Each choice is ``legal_actions()[int(rand() * len(legal_actions()))]``, exactly as a
-        loop over the protocol would choose; the cards go through ``_play_cards``, the same
-        code that ``apply`` uses, in one call for the whole play phase.
+        loop over the protocol would choose. The cards go through ``kernel.play_cards``, the
+        same code that ``apply`` uses, in one call for the whole play phase.
         """
         while True:
             if self.phase is PLAY:
-                self._play_cards(-1, rand)
+                play_cards(self, -1, rand)
                 continue
             actions = self.legal_actions()
             if not actions or self.to_act() < 0:
                 return
             self.apply(actions[int(rand() * len(actions))])
-
-    def _play_cards(self, card: int, rand: Callable[[], float] | None) -> bool:
-        """The one place where cards are played to tricks.
-
-        With ``rand`` None, play ``card`` for the seat to act: returns False, changing
-        nothing, when the seat does not hold it or it fails to follow suit. With ``rand``,
-        play uniformly random legal cards until the play phase ends. Each card goes on the
-        trick, the winning card so far is kept (highest trump, else highest of the suit led),
-        and after the last seat the trick goes to its winner, who leads next;
-        ``_trick_done`` then lets the game score or end the hand. Playouts spend nearly all
-        their time here, hence the flat code and the locals.
-        """
-        hands = self.hands
-        suit_of = self.suit_of
-        trump = self.trump
-        nseats = self.nseats
-        trick = self.trick
-        seat = self.turn
-        led = self.led
-        win_seat = self.win_seat
-        win_card = self.win_card
-        while True:
-            held = hands[seat]
-            if rand is None:
-                if card < 0 or card >= self.ncards:
-                    return False
-                suit = suit_of[card]
-                cards = held[suit]
-                if card not in cards or (led >= 0 and suit != led and held[led]):
-                    return False
-                cards.remove(card)
-            elif led >= 0 and held[led]:  # must follow: a random card of the suit led
-                cards = held[led]
-                card = cards.pop(int(rand() * len(cards)))
-                suit = led
-            else:  # any card: the k-th of the hand in suit order, as legal_actions lists it
-                # A seat still to play in this trick holds its dealt cards less one per trick.
-                k = int(rand() * (len(self.dealt_hands[seat]) - len(self.history)))
-                for cards in held:
-                    if k < len(cards):
-                        break
-                    k -= len(cards)
-                card = cards.pop(k)
-                suit = suit_of[card]
-            trick.append(card)
-            if led < 0:
-                led, win_seat, win_card = suit, seat, card
-            else:
-                win_suit = suit_of[win_card]
-                if (suit == win_suit and card > win_card) or (
-                        suit == trump and win_suit != trump):
-                    win_seat, win_card = seat, card
-            if len(trick) < nseats:
-                seat = seat + 1 if seat + 1 < nseats else 0
-                if rand is None:
-                    self.turn, self.led = seat, led
-                    self.win_seat, self.win_card = win_seat, win_card
-                    return True
-                continue
-            self.history.append((self.leader, tuple(trick), win_seat))
-            self.tricks_won[win_seat] += 1
-            self.trick = trick = []
-            self.led = led = -1
-            self.win_seat, self.win_card = win_seat, win_card
-            self.turn = self.leader = seat = win_seat
-            self._trick_done(win_seat)
-            if rand is None or self.phase is not PLAY:
-                return True
 
     def _legal_other(self) -> list[int]:
         raise NotImplementedError
@@ -205,8 +132,9 @@ class TrickTaking(State):
     def _apply_other(self, action: int) -> None:
         raise NotImplementedError
 
-    def _trick_done(self, winner: int) -> None:
-        """Called after each completed trick (the last one too)."""
+    def _play_over(self) -> None:
+        """Called when the last trick of the hand has been won: score the hand."""
+        raise NotImplementedError
 
     def _illegal_play(self, action: int) -> None:
         """A card that may not be played: refuse it, or (table mode) record a renege."""

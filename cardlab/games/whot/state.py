@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import draw, seeded_words
+from ...cards import seeded_cards
 from ...errors import CardCodeError
 from ...game import State
 from .pack import (
@@ -117,8 +117,8 @@ class WhotState(State):
         cutting = list(range(n))
         rounds: list[list[int | None]] = []
         while True:
-            words = seeded_words(seed, "cut", len(rounds), count=len(cutting))
-            cards = draw(words, self.ncards, len(cutting))
+            cards = seeded_cards(seed, "cut", len(rounds), population=self.ncards,
+                                 count=len(cutting))
             row: list[int | None] = [None] * n
             for seat, card in zip(cutting, cards, strict=True):
                 row[seat] = card
@@ -133,8 +133,8 @@ class WhotState(State):
 
     def _seeded_deal(self, seed: int | str) -> tuple[list[list[int]], list[int]]:
         """The hands (seat order, cards in the order received) and the stock (top first)."""
-        words = seeded_words(seed, "deal", self.game_no + 1, count=self.ncards)
-        order = draw(words, self.ncards, self.ncards)
+        order = seeded_cards(seed, "deal", self.game_no + 1, population=self.ncards,
+                             count=self.ncards)
         return self._split_pack(order, self._upcoming_dealer())
 
     def _split_pack(self, order: list[int], dealer: int) -> tuple[list[list[int]], list[int]]:

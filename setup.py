@@ -1,0 +1,52 @@
+"""Build hook: compile ``cardlab/kernel.py`` with mypyc, or fall back to plain Python.
+
+Everything else about the package is in pyproject.toml. The kernel is the same source either
+way (see its docstring); set ``CARDLAB_PURE=1`` to skip compiling it. A missing compiler or a
+failed build gives a warning and the pure-Python kernel instead of a failed install, so the
+notebooks work everywhere; ``tests/test_kernel.py`` insists on the compiled one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+KERNEL = "cardlab/kernel.py"
+
+
+class OptionalBuildExt(build_ext):
+    """Build the kernel if possible; never fail the install because of it."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler, no headers: keep the pure-Python kernel
+            self._fall_back(error)
+
+    def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
+        try:
+            super().build_extension(ext)
+        except Exception as error:
+            self._fall_back(error)
+
+    @staticmethod
+    def _fall_back(error: BaseException) -> None:
+        print(f"WARNING: cardlab's kernel was not compiled ({error}); "
+              "it runs as plain Python, correct but slower", file=sys.stderr)
+
+
+def kernel_extensions() -> list:
+    if os.environ.get("CARDLAB_PURE") == "1":
+        return []
+    try:
+        from mypyc.build import mypycify
+        return mypycify([KERNEL], opt_level="3")
+    except Exception as error:  # mypyc missing or the kernel fails its type check
+        print(f"WARNING: cardlab's kernel was not compiled ({error})", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})
