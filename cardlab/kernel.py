@@ -13,13 +13,17 @@ place where a card goes on a trick and a trick is won.
 
 >>> shuffle_prefix(bytes([0, 0, 0, 0, 0, 0, 0, 128, 255, 255, 255, 255]), 52, 3)
 [0, 26, 51]
->>> hands_by_suit([[5, 1, 4], [3]], suit_of=(0, 0, 1, 1, 2, 2), nsuits=3)
+>>> hands = hands_by_suit([[5, 1, 4], [3]], suit_of=(0, 0, 1, 1, 2, 2), nsuits=3)
+>>> hands
 [[[1], [], [4, 5]], [[], [3], []]]
+>>> copy = copy_hands(hands)
+>>> copy == hands and copy[0][2] is not hands[0][2]
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from mypy_extensions import i64
@@ -50,7 +54,7 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
     return deck[:count]
 
 
-def hands_by_suit(hands: list[list[int]], suit_of: Sequence[int],
+def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
                   nsuits: int) -> list[list[list[int]]]:
     """Each hand as one ascending list per suit (seat → suit → cards)."""
     out: list[list[list[int]]] = []
@@ -60,6 +64,11 @@ def hands_by_suit(hands: list[list[int]], suit_of: Sequence[int],
             by_suit[suit_of[card]].append(card)
         out.append(by_suit)
     return out
+
+
+def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
+    """A copy of seat → suit → cards that shares no list with the original."""
+    return [[cards[:] for cards in held] for held in hands]
 
 
 class TrickTable(Protocol):

@@ -73,13 +73,15 @@ def test_shuffle_prefix_refuses_a_short_stream(pure):
             module.shuffle_prefix(bytes(8), 52, 3)
 
 
-def test_hands_by_suit_agrees(pure):
+def test_hands_by_suit_and_copy_hands_agree(pure):
     suit_of = tuple(card // 13 for card in range(52))
     rng = random.Random(9)
     for _ in range(50):
         deck = rng.sample(range(52), 40)
         hands = [deck[i::4] for i in range(4)]
-        assert kernel.hands_by_suit(hands, suit_of, 4) == pure.hands_by_suit(hands, suit_of, 4)
+        by_suit = kernel.hands_by_suit(hands, suit_of, 4)
+        assert by_suit == pure.hands_by_suit(hands, suit_of, 4)
+        assert kernel.copy_hands(by_suit) == pure.copy_hands(by_suit) == by_suit
 
 
 def _games(game: str, options: dict, seeds: range) -> list[str]:
@@ -107,5 +109,6 @@ def test_compiled_and_pure_kernels_play_the_same_games(pure, monkeypatch, game, 
     compiled = _games(game, options, range(12))
     monkeypatch.setattr(tricks, "play_cards", pure.play_cards)
     monkeypatch.setattr(tricks, "hands_by_suit", pure.hands_by_suit)
+    monkeypatch.setattr(tricks, "copy_hands", pure.copy_hands)
     monkeypatch.setattr(cardlab.cards, "shuffle_prefix", pure.shuffle_prefix)
     assert _games(game, options, range(12)) == compiled

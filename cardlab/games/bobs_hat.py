@@ -492,28 +492,12 @@ class BobsHatState(TrickTaking):
         """Finished hands plus the current hand's penalties (a renege counts at once)."""
         return [sum(col) for col in zip(*self.sheet, self.row, strict=True)]
 
-    def clone(self) -> BobsHatState:
-        other = BobsHatState.__new__(BobsHatState)
-        other.rules = self.rules
-        self._copy_tricks_into(other)
-        other.phase = self.phase
-        other.hand_no = self.hand_no
-        other.attempt = self.attempt
-        other.pending = self.pending
-        other.dealer = self.dealer
-        other.opener = self.opener
-        other.size = self.size
-        other.hat_value = self.hat_value
+    def _copy_lists_into(self, other: BobsHatState) -> None:
         other.bids = self.bids[:]
-        other.bidder = self.bidder
         other.no_bid_used = self.no_bid_used[:]
-        other.may_pass = self.may_pass
-        other.bid_choices = self.bid_choices  # immutable: shared
-        other.bid_sets = self.bid_sets
-        other.sheet = [r[:] for r in self.sheet]
+        other.sheet = [row[:] for row in self.sheet]
         other.row = self.row[:]
         other.reneges = self.reneges[:]
-        return other
 
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
         """The position; with ``seat``, other hands are hidden and so are secret bids and a

@@ -522,29 +522,12 @@ class TedsGameState(TrickTaking):
             cards.append(self.turned)
         return cards
 
-    def clone(self) -> TedsGameState:
-        other = TedsGameState.__new__(TedsGameState)
-        other.rules = self.rules
-        self._copy_tricks_into(other)
-        other.phase = self.phase
-        other.table_mode = self.table_mode
-        other.sizes = self.sizes
-        other.hand_no = self.hand_no
-        other.first_dealer = self.first_dealer
-        other.draws = self.draws  # never changed once drawn
-        other.dealer = self.dealer
-        other.size = self.size
-        other.turned = self.turned
+    def _copy_lists_into(self, other: TedsGameState) -> None:
         other.bids = self.bids[:]
-        other.nbids = self.nbids
-        other.bid_total = self.bid_total
-        other.hook = self.hook
         other.changes = self.changes[:]
         other.reneges = self.reneges[:]
-        other.sheet = [r[:] for r in self.sheet]
+        other.sheet = [row[:] for row in self.sheet]
         other.row = self.row[:]
-        other.bid_actions = self.bid_actions
-        return other
 
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
         """The position; with ``seat``, the other players' hands are hidden."""

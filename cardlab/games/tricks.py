@@ -12,12 +12,13 @@ so following suit and the legal plays are list look-ups rather than scans.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cards import Deck
 from ..game import State
-from ..kernel import hands_by_suit, play_cards
+from ..kernel import copy_hands, hands_by_suit, play_cards
 
+T = TypeVar("T", bound="TrickTaking")
 PLAY = "play"  # the phase in which cards are played to tricks (compared by identity)
 
 
@@ -238,24 +239,25 @@ class TrickTaking(State):
             cards.extend(played)
         return cards
 
-    def _copy_tricks_into(self, other: TrickTaking) -> None:
-        other.deck = self.deck
-        other.names = self.names
-        other.suit_of = self.suit_of
-        other.ncards = self.ncards
-        other.nseats = self.nseats
-        other.hands = [[suit[:] for suit in held] for held in self.hands]
-        other.trump = self.trump
-        other.turn = self.turn
-        other.leader = self.leader
-        other.led = self.led
+    def clone(self: T) -> T:
+        """An independent copy: what a move changes in place is copied, the rest is shared.
+
+        Numbers, strings, tuples and the lists that are never changed after they are made
+        (the dealt hands, the rules) are shared; the hands, the trick, the history and the
+        game's own lists (``_copy_lists_into``) are copied.
+        """
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.hands = copy_hands(self.hands)
         other.trick = self.trick[:]
-        other.win_seat = self.win_seat
-        other.win_card = self.win_card
         other.history = self.history[:]
         other.tricks_won = self.tricks_won[:]
-        other.renege = self.renege
-        other.dealt_hands = self.dealt_hands  # never changed after the deal: shared
+        self._copy_lists_into(other)
+        return other
+
+    def _copy_lists_into(self, other: Any) -> None:
+        """Give ``other`` its own copy of each list of the game's that a move changes."""
+        raise NotImplementedError
 
     def dealt_cards(self) -> list[int]:
         return [card for cards in self.dealt_hands for card in cards]
