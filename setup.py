@@ -44,7 +44,7 @@ def kernel_extensions() -> list:
     try:
         from mypyc.build import mypycify
         return mypycify([KERNEL], opt_level="3")
-    except Exception as error:  # mypyc missing or the kernel fails its type check
+    except (Exception, SystemExit) as error:  # no mypyc, or the kernel fails its type check
         print(f"WARNING: cardlab's kernel was not compiled ({error})", file=sys.stderr)
         return []
 

@@ -53,3 +53,11 @@ def host_speed() -> str:
             total += i * i % 7
         best = min(best, time.perf_counter() - start)
     return f"host speed: reference loop {best * 1000:.0f} ms (lower is a faster host)"
+
+
+def kernel_kind() -> str:
+    """Which kernel the figures are for: compiled by mypyc at install, or plain Python."""
+    from cardlab import kernel
+
+    kind = "compiled by mypyc" if kernel.COMPILED else "plain Python (not compiled)"
+    return f"cardlab kernel: {kind}"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _timing import host_speed, rate  # noqa: E402
+from _timing import host_speed, kernel_kind, rate  # noqa: E402
 
 import cardlab  # noqa: E402
 
@@ -60,7 +60,7 @@ def main() -> None:
     print(f"bobs-hat, 4 players, 10 cards, random playout: {playout:,.0f} hands/s "
           f"({'meets' if playout >= 10_000 else 'misses'} the 10,000 hands/s target)")
     print(f"  the same hands through legal_actions()/apply() per step: {protocol:,.0f} hands/s")
-    print(f"  {host_speed()}")
+    print(f"  {host_speed()}; {kernel_kind()}")
 
 
 if __name__ == "__main__":
