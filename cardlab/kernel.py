@@ -1,11 +1,11 @@
 """The hot loops of the engines, compiled to C by mypyc when cardlab is installed.
 
-Simulations and the speed targets spend nearly all their time in three loops: shuffling the
-deck for a deal, sorting each dealt hand into suits, and playing cards to tricks. They live
-here, written once in plain typed Python. ``pip install`` (and so ``make lab`` and ``make
-test``) compiles this one module with mypyc when a C compiler is at hand; otherwise, or with
-``CARDLAB_PURE=1`` set at install time, the same source runs as ordinary Python and gives the
-same results, only slower. :data:`COMPILED` says which one was loaded.
+Simulations and the speed targets spend nearly all their time in a few loops: shuffling the
+deck for a deal, sorting each dealt hand into suits, copying hands for a clone, and playing
+cards to tricks. They live here, written once in plain typed Python. ``pip install`` (and so
+``make lab`` and ``make test``) compiles this one module with mypyc when a C compiler is at
+hand; otherwise, or with ``CARDLAB_PURE=1`` set at install time, the same source runs as
+ordinary Python and gives the same results, only slower. :data:`COMPILED` says which one was loaded.
 
 The engines call these functions and nothing else here; the rules of each game stay in its
 own module. Trick play is shared by every trick-taking game, so :func:`play_cards` is the one
@@ -36,9 +36,10 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
     ``i + (word * (population - i) >> 32)``: scaling by multiply-and-shift favours no card
     by more than ``population / 2**32`` (below 2**-25 for Whot's 108 cards).
     """
-    if len(stream) < 4 * count or count > population:
-        raise ValueError(f"{count} places of a {population}-card deck need "
-                         f"{4 * count} bytes, not {len(stream)}")
+    if count > population:
+        raise ValueError(f"a {population}-card deck has no {count} places to shuffle")
+    if len(stream) < 4 * count:
+        raise ValueError(f"{count} places need {4 * count} bytes, not {len(stream)}")
     deck = list(range(population))
     remaining: i64 = population
     i: i64 = 0

@@ -69,10 +69,12 @@ def test_shuffle_prefix_agrees_and_is_a_selection(pure):
             assert len(set(cards)) == count and all(0 <= c < population for c in cards)
 
 
-def test_shuffle_prefix_refuses_a_short_stream(pure):
+def test_shuffle_prefix_refuses_a_short_stream_or_too_many_places(pure):
     for module in (kernel, pure):
-        with pytest.raises(ValueError, match="need 12 bytes, not 8"):
+        with pytest.raises(ValueError, match="3 places need 12 bytes, not 8"):
             module.shuffle_prefix(bytes(8), 52, 3)
+        with pytest.raises(ValueError, match="a 2-card deck has no 3 places"):
+            module.shuffle_prefix(bytes(12), 2, 3)
 
 
 def test_hands_by_suit_and_copy_hands_agree(pure):
