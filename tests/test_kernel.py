@@ -110,9 +110,9 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
     ("whot", {"players": 3}),
 ])
 def test_compiled_and_pure_kernels_play_the_same_games(pure, monkeypatch, game, options):
-    compiled = _games(game, options, range(12))
+    compiled = _games(game, options, range(60))
     monkeypatch.setattr(tricks, "play_cards", pure.play_cards)
     monkeypatch.setattr(tricks, "hands_by_suit", pure.hands_by_suit)
     monkeypatch.setattr(tricks, "copy_hands", pure.copy_hands)
     monkeypatch.setattr(cardlab.cards, "shuffle_prefix", pure.shuffle_prefix)
-    assert _games(game, options, range(12)) == compiled
+    assert _games(game, options, range(60)) == compiled
