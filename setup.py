@@ -24,28 +24,26 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # no compiler, no headers: keep the pure-Python kernel
-            self._fall_back(error)
+            # mypyc makes two libraries (a loader and the code): never leave one alone.
+            for path in self._built():
+                if os.path.exists(path):
+                    os.remove(path)
+            print(f"WARNING: cardlab's kernel was not compiled ({error}); "
+                  "it runs as plain Python, correct but slower", file=sys.stderr)
             return
         # mypyc has just translated the current source; when the C came out the same (a
         # docstring edit), the library was not relinked. Either way it is now up to date
         # with the source, so say so with its time (tests/test_kernel.py compares them).
-        built = dict.fromkeys(self.get_outputs())
-        if self.inplace:  # the libraries were also copied beside the source
-            built.update(dict.fromkeys(self.get_output_mapping().values()))
-        for path in built:
+        for path in self._built():
             if os.path.exists(path):
                 os.utime(path)
 
-    def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
-        try:
-            super().build_extension(ext)
-        except Exception as error:
-            self._fall_back(error)
-
-    @staticmethod
-    def _fall_back(error: BaseException) -> None:
-        print(f"WARNING: cardlab's kernel was not compiled ({error}); "
-              "it runs as plain Python, correct but slower", file=sys.stderr)
+    def _built(self) -> list[str]:
+        """The libraries this build makes, and their copies beside the source if in place."""
+        paths = dict.fromkeys(self.get_outputs())
+        if self.inplace:
+            paths.update(dict.fromkeys(self.get_output_mapping().values()))
+        return list(paths)
 
 
 def kernel_extensions() -> list:

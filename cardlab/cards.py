@@ -132,23 +132,15 @@ def seeded_cards(seed: int | str, *keys: int | str, population: int, count: int)
     return shuffle_prefix(_seeded_stream(seed, keys, count), population, count)
 
 
-def draw(source: Sequence[int] | random.Random, population: int, count: int) -> list[int]:
-    """The first ``count`` cards of deck ``0..population-1``, shuffled.
+def draw(words: Sequence[int], population: int, count: int) -> list[int]:
+    """The first ``count`` cards of deck ``0..population-1``, shuffled by ``words``.
 
     A Fisher-Yates shuffle run from the front and stopped after ``count`` places: every
     ordered selection is equally likely, and a small deal does not pay for a full shuffle.
-    ``source`` is either ``count`` words such as :func:`seeded_words` gives (one 32-bit word
-    per place, scaled by multiply-and-shift: see :func:`cardlab.kernel.shuffle_prefix`) or
-    a ``random.Random`` (one ``random()`` per place).
+    ``words`` holds one 32-bit word per place, such as :func:`seeded_words` gives; each is
+    scaled by multiply-and-shift (see :func:`cardlab.kernel.shuffle_prefix`).
     """
-    if isinstance(source, random.Random):
-        deck = list(range(population))
-        rand = source.random
-        for i in range(count):
-            j = i + int(rand() * (population - i))
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck[:count]
-    return shuffle_prefix(struct.pack(f"<{count}I", *source[:count]), population, count)
+    return shuffle_prefix(struct.pack(f"<{count}I", *words[:count]), population, count)
 
 
 def shuffled(items: Iterable[T], seed: int | str, **keys: int | str) -> list[T]:

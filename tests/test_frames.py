@@ -19,8 +19,6 @@ from cardlab import frames
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
 
-pd = pytest.importorskip("pandas")
-
 ROOT = Path(__file__).resolve().parents[1]
 REVIEW = ROOT / "replays" / "norwegian-review.json"
 SEATS = ["Tone", "Remo", "Kathrine", "Brad"]

@@ -10,8 +10,8 @@ import pytest
 
 if sys.version_info >= (3, 11):
     import tomllib
-else:  # pragma: no cover - Python 3.10 only
-    tomllib = pytest.importorskip("tomli")
+else:  # Python 3.10: tomli comes with pytest and mypy there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import ipywidgets as widgets
+import plotly.graph_objects as go
 import pytest
 
 import cardlab
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
+from cardlab.view import ReplayViewer, charts
 from cardlab.view.cards import back_html, card_html, card_parts
 from cardlab.view.table import centre_html, home_seat, render_position, seat_cells, shown_trick
-
-widgets = pytest.importorskip("ipywidgets")
-go = pytest.importorskip("plotly.graph_objects")
-from cardlab.view import ReplayViewer, charts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 REVIEW = ROOT / "replays" / "norwegian-review.json"
