@@ -8,6 +8,7 @@ from .errors import (
     IllegalActionError,
     OptionError,
     ReplayError,
+    SaveError,
     UnknownGameError,
 )
 from .game import get_game, list_games
@@ -15,7 +16,7 @@ from .replay import Replay, Table, load, loads, new_game
 
 __all__ = [
     "CardCodeError", "CardlabError", "Cursor", "IllegalActionError", "OptionError", "ReplayError",
-    "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
+    "SaveError", "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
     "new_game", "text",
 ]
 __version__ = "0.1.0"

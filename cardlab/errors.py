@@ -95,3 +95,25 @@ class ReplayError(CardlabError, ValueError):
     def __str__(self) -> str:
         where = ":".join(part for part in (self.file, self.path) if part)
         return f"{where}: {self.reason}" if where else self.reason
+
+
+class SaveError(CardlabError, OSError):
+    """A file that cannot be written; the old file, if any, is left whole.
+
+    ``file`` names the path as given, ``reason`` says why in plain words; ``errno`` is the
+    operating system's error number, when there is one. It is an :class:`OSError` too, so
+    code that already catches ``OSError`` around a save keeps working.
+
+    >>> print(SaveError("no such folder 'out'", file="out/game.json"))
+    out/game.json: cannot save: no such folder 'out'
+    """
+
+    def __init__(self, reason: str, *, file: str, errno: int | None = None) -> None:
+        self.reason = reason
+        self.file = file
+        super().__init__(reason)
+        self.errno = errno
+        self.filename = file
+
+    def __str__(self) -> str:
+        return f"{self.file or repr(self.file)}: cannot save: {self.reason}"

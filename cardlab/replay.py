@@ -22,7 +22,6 @@ import copy
 import dataclasses
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardlabError, IllegalActionError, ReplayError
+from .files import write_text
 from .game import Rules, State, get_game
 
 FORMAT = "cardlab-replay"
@@ -194,7 +194,7 @@ class Replay:
         return dumps(self.to_dict())
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write atomically: a temporary file in the same folder, then a rename."""
+        """Write atomically (see :mod:`cardlab.files`); raise :class:`SaveError` if it cannot."""
         save_text(path, self.to_json())
 
     def copy(self) -> Replay:
@@ -409,19 +409,8 @@ def dumps(data: dict[str, Any]) -> str:
 
 
 def save_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` atomically, so a reader never sees a half-written file."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                               dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` atomically; see :mod:`cardlab.files` for what that promises."""
+    write_text(path, text)
 
 
 # -- recording -------------------------------------------------------------------------------
@@ -539,6 +528,7 @@ class Table:
             self.apply(bot(self.state, seat))
 
     def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the replay atomically (see :meth:`Replay.save`)."""
         self.replay.save(path)
 
 

@@ -1,0 +1,286 @@
+"""Writing files safely: the one place where cardlab writes a file.
+
+:func:`write_text` replaces a file atomically, so a reader (or a crash, or a power cut) sees
+either the old file or the new one, never half of one:
+
+- the text goes to a temporary file beside the target, named
+  ``.<name>.cardlab-tmp-<pid>-<random>``, which is fsynced, then renamed over the target,
+  and then the folder is fsynced so the rename itself is on disk;
+- the temporary file is removed on every error, ``KeyboardInterrupt`` included; temporary
+  files left by a killed save of the same target (their writer's pid is dead, or they are
+  older than :data:`STALE_AFTER` seconds) are removed by the next save of that target;
+- a new file gets the mode the umask gives (``0644`` under umask ``022``), an existing
+  file keeps its mode (and, where allowed, its owner and group);
+- a symbolic link is followed: its target is replaced and the link kept;
+- an existing character device or FIFO (``/dev/stdout``, ``/dev/null``, a named pipe) is
+  written straight into, as there is no file to replace;
+- a path that cannot be written raises :class:`~cardlab.errors.SaveError` naming the path
+  and the reason (``permission denied``, ``no such folder``, ``is a folder``,
+  ``name too long``, ``disk full``, ...).
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> write_text(os.path.join(folder, "hello.txt"), "hello\\n")
+>>> os.listdir(folder)
+['hello.txt']
+>>> write_text(os.path.join(folder, "no", "hello.txt"), "hello\\n")
+Traceback (most recent call last):
+    ...
+cardlab.errors.SaveError: ...: cannot save: no such folder ...
+"""
+
+from __future__ import annotations
+
+import errno as E
+import hashlib
+import os
+import re
+import secrets
+import stat
+import time
+from pathlib import Path
+
+from .errors import SaveError
+
+TEMP_MARK = ".cardlab-tmp-"
+STALE_AFTER = 15 * 60  # seconds: no real save takes this long, so its writer is gone
+_NAME_MAX = 255  # bytes; the limit of every common file system, used if pathconf cannot say
+
+_REASONS = {
+    E.EACCES: "permission denied",
+    E.EPERM: "permission denied",
+    E.EISDIR: "is a folder",
+    E.ENAMETOOLONG: "name too long",
+    E.ENOSPC: "disk full",
+    E.EDQUOT: "disk quota exceeded",
+    E.EROFS: "read-only file system",
+    E.ELOOP: "too many levels of symbolic links",
+    E.EFBIG: "file too large",
+    E.EIO: "input/output error",
+    E.ENXIO: "nothing is reading from it",
+    E.ETXTBSY: "the file is busy",
+}
+
+
+def reason(err: OSError) -> str:
+    """The plain words for an operating-system error, without errno numbers or paths.
+
+    >>> reason(PermissionError(13, "Permission denied"))
+    'permission denied'
+    """
+    if err.errno in _REASONS:
+        return _REASONS[err.errno]
+    if err.strerror:
+        return err.strerror[0].lower() + err.strerror[1:]
+    return str(err) or type(err).__name__
+
+
+def temp_prefix(name: str) -> str:
+    """The start of every temporary file name for target ``name`` (the part before the pid).
+
+    A long name is shortened, with a hash of the whole name, so the temporary name still
+    fits the file system's limit and stays distinct from other targets' temporary files.
+
+    >>> temp_prefix("game.json")
+    '.game.json.cardlab-tmp-'
+    """
+    prefix = f".{name}{TEMP_MARK}"
+    room = _NAME_MAX - 40  # leaves room for "<pid>-<random>" and a margin
+    if len(os.fsencode(prefix)) <= room:
+        return prefix
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:12]
+    short = name
+    while len(os.fsencode(f".{short}~{digest}{TEMP_MARK}")) > room:
+        short = short[:-1]  # whole characters, so a UTF-8 sequence is never cut in two
+    return f".{short}~{digest}{TEMP_MARK}"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # another thread of this process may be saving the same file
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: a live process of another user
+        return True
+    return True
+
+
+def stale_temps(target: str | os.PathLike[str], now: float | None = None) -> list[Path]:
+    """The temporary files of ``target`` left by saves that were killed.
+
+    A temporary file is stale when the process that wrote it is gone, or when it is older
+    than :data:`STALE_AFTER` seconds (a pid may have been reused by another process).
+    """
+    path = Path(target)
+    folder = path.parent
+    pattern = re.compile(re.escape(temp_prefix(path.name)) + r"(\d+)-[0-9a-f]{8}\Z")
+    now = time.time() if now is None else now
+    out = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        match = pattern.match(entry.name)
+        if not match:
+            continue
+        try:
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        if age > STALE_AFTER or not _pid_alive(int(match.group(1))):
+            out.append(folder / entry.name)
+    return out
+
+
+def _remove_stale(target: Path) -> None:
+    for stale in stale_temps(target):
+        try:
+            stale.unlink()
+        except OSError:
+            pass  # someone else removed it, or we may not: the save itself is what matters
+
+
+def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
+    """Replace the file at ``path`` with ``text`` atomically (see the module's docstring)."""
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError as err:
+        raise SaveError(f"character {err.start} of the text cannot be written in {encoding} "
+                        f"({err.reason})", file=os.fspath(path)) from None
+    write_bytes(path, data)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` with ``data`` atomically (see the module's docstring)."""
+    given = os.fspath(path)
+    if isinstance(given, bytes):
+        given = os.fsdecode(given)
+    if not given:
+        raise SaveError("no file name given", file=given)
+    if given.endswith(("/", os.sep)):
+        raise SaveError("is a folder (the name ends with /)", file=given)
+    # Follow a symbolic link (chains and dangling links too): the link stays, its target is
+    # replaced. The temporary file must sit beside the real target for the rename to be atomic.
+    real = Path(os.path.realpath(given)) if os.path.islink(given) else Path(given)
+    shown = given if real == Path(given) else f"{given} (a link to {real})"
+    try:
+        _write(real, data, shown)
+    except SaveError:
+        raise
+    except OSError as err:
+        raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+def _write(target: Path, data: bytes, shown: str) -> None:
+    folder = target.parent
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise SaveError(f"{_nearest_file(folder)} is a file, not a folder", file=shown,
+                        errno=E.ENOTDIR) from None
+    except OSError as err:
+        if err.errno != E.ENAMETOOLONG:
+            raise
+        st = None  # reported below, by name
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise SaveError("is a folder", file=shown, errno=E.EISDIR)
+    if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        _write_stream(target, data, stat.S_ISFIFO(st.st_mode))
+        return
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise SaveError("is not a regular file", file=shown)
+    if not folder.is_dir():
+        if folder.exists() or _nearest_file(folder) is not None:
+            raise SaveError(f"{_nearest_file(folder) or folder} is a file, not a folder",
+                            file=shown, errno=E.ENOTDIR)
+        raise SaveError(f"no such folder {str(folder)!r}", file=shown, errno=E.ENOENT)
+    if len(os.fsencode(target.name)) > _name_max(folder):
+        raise SaveError(f"name too long ({len(os.fsencode(target.name))} bytes; the most "
+                        f"this file system allows is {_name_max(folder)})", file=shown,
+                        errno=E.ENAMETOOLONG)
+    _remove_stale(target)
+    tmp = folder / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
+    fd = -1
+    try:
+        # 0o666: the kernel applies the umask (and a default ACL), as for any new file.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW,
+                     0o666)
+        if st is not None:
+            _keep_owner_and_mode(fd, st)
+        _write_all(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # never created, or already renamed
+        raise
+    _fsync_folder(folder)
+
+
+def _keep_owner_and_mode(fd: int, st: os.stat_result) -> None:
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, st.st_uid, st.st_gid)  # before chmod: chown clears setuid bits
+        except OSError:
+            pass  # only root may give a file away; the mode is still kept
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_stream(target: Path, data: bytes, fifo: bool) -> None:
+    # O_NONBLOCK so a FIFO nobody reads fails at once (ENXIO) instead of hanging.
+    fd = os.open(target, os.O_WRONLY | os.O_CLOEXEC | (os.O_NONBLOCK if fifo else 0))
+    try:
+        if fifo:
+            os.set_blocking(fd, True)
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return  # a folder we may write but not open: the rename is done all the same
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno not in (E.EINVAL, E.ENOTSUP, E.EBADF):  # file systems without it
+            raise
+    finally:
+        os.close(fd)
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return _NAME_MAX
+
+
+def _nearest_file(folder: Path) -> Path | None:
+    """The first part of ``folder`` that exists and is not a folder, if any."""
+    for part in reversed([folder, *folder.parents]):
+        try:
+            if not stat.S_ISDIR(os.stat(part).st_mode):
+                return part
+        except OSError:
+            return None
+    return None
