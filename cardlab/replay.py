@@ -28,9 +28,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import CardlabError, IllegalActionError, ReplayError
+from .errors import CardlabError, IllegalActionError, OptionError, ReplayError
 from .files import write_text
 from .game import Rules, State, get_game
+from .seats import seat_name_problem
 
 FORMAT = "cardlab-replay"
 VERSION = 1
@@ -261,8 +262,9 @@ class Replay:
         if len(self.seats) != rules.players:
             raise ReplayError(f"{rules.players} players need {rules.players} seats, not "
                               f"{len(self.seats)}", file=file, path="$.seats")
-        if len(set(self.seats)) != len(self.seats):
-            raise ReplayError("two seats share a name", file=file, path="$.seats")
+        problem = seat_name_problem(self.seats)
+        if problem is not None:
+            raise ReplayError(problem[1], file=file, path=f"$.seats[{problem[0]}]")
         try:
             state = self.new_state()
         except CardlabError as err:
@@ -547,9 +549,12 @@ def new_game(game: str, players: int | None = None, seed: int | str | None = Non
     names = list(seats) if seats is not None else default_seats(rules.players)
     replay = Replay(game=game, options=dict(rules.options), seats=names, seed=seed,
                     meta=dict(meta or {}))
-    if len(names) != rules.players or len(set(names)) != len(names):
-        raise IllegalActionError(f"{rules.players} players need {rules.players} different "
-                                 f"seat names, not {names}")
+    if len(names) != rules.players:
+        raise OptionError(f"{rules.players} players need {rules.players} seat names, not "
+                          f"{len(names)}: {names}")
+    problem = seat_name_problem(names)
+    if problem is not None:
+        raise OptionError(problem[1])
     return Table(replay)
 
 
