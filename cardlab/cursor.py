@@ -3,15 +3,22 @@
 Steps run over the main line across every hand: step 0 of a hand is the position just after
 its deal, step *k* the position after its *k*-th action. A cursor can also follow one
 variation line of one hand (the steps of that hand up to the branch, then the variation).
+Hands are counted from 1, as everywhere in cardlab's API (``Cursor(replay, hand=2)``).
 
-Positions are derived by replaying from the hand's deal; the state at each deal is cached,
-so any step costs at most one hand's worth of actions.
+The cursor keeps the state of the step it stands on: stepping forward applies one action
+(or deals the next hand), so walking a whole line costs one pass. Stepping back or jumping
+replays from the nearest cached deal, so any step costs at most one hand's worth of actions.
+
+With ``seat``, every position is that seat's view (:mod:`cardlab.seatview`): other hands,
+hidden choices and secret bids are left out, and the step's action reads as that seat saw it.
 
 >>> import cardlab
 >>> replay = cardlab.load("replays/norwegian-review.json")
 >>> cur = Cursor(replay)
 >>> cur.goto_trick(hand=1, trick=1).position["trick"]["cards"][0]
 [0, 'blue20']
+>>> cur.step
+Step(hand=1, index=6)
 """
 
 from __future__ import annotations
@@ -22,32 +29,77 @@ from typing import Any
 from .errors import CardlabError
 from .game import State
 from .replay import Action, LinePath, Replay
+from .seatview import seat_position, visible_action, visible_variations
 
 
 @dataclasses.dataclass(frozen=True)
 class Step:
-    """Where a step is: hand (0-based index into ``replay.hands``) and actions applied."""
+    """Where a step is: ``hand`` (counted from 1: hand 1 is ``replay.hands[0]``) and
+    ``index``, the actions of the line applied (0 = just dealt)."""
 
     hand: int
-    index: int  # 0 = just dealt; k = after the k-th action of the line
+    index: int
+
+
+def position_at(replay: Replay, state: State, hand_index: int, line: list[Action], index: int,
+                step: int, seat: int | None = None) -> dict[str, Any]:
+    """The position dict of one step: ``state`` after ``index`` actions of ``line`` in
+    ``replay.hands[hand_index]``, seen by ``seat`` (``None``: everyone), with the step
+    number, the action that led to it (as ``seat`` reads it), its notes and variations.
+
+    The one place a position is assembled (:class:`Cursor` and :mod:`cardlab.frames` use it).
+    """
+    pos = seat_position(state, seat)
+    action = line[index - 1] if index else None
+    seats = replay.seats
+    pos["step"] = step
+    pos["hand_index"] = hand_index  # 0-based index into replay.hands; hand_index + 1 counts
+    pos["action_index"] = index
+    if action is None:
+        pos["action"] = None
+    else:
+        actor = seats.index(action.seat)
+        pos["action"] = {"seat": action.seat,
+                         "act": visible_action(state, actor, action.act, seat)}
+    pos["note"] = replay.hands[hand_index].note if action is None else action.note
+    pos["seats"] = list(seats)
+    pos["variations"] = (
+        visible_variations(state, [[(seats.index(a.seat), a.act) for a in var]
+                                   for var in line[index].variations], seat)
+        if index < len(line) else [])
+    return pos
 
 
 class Cursor:
-    """Steps through the main line of a replay, or one variation of one hand."""
+    """Steps through the main line of a replay, or one variation of one hand.
+
+    ``hand`` (counted from 1) limits the cursor to one hand, ``path`` picks a variation line
+    of that hand, ``seat`` (an int) shows only what that seat sees.
+    """
 
     def __init__(self, replay: Replay, hand: int | None = None, path: LinePath = (),
                  seat: int | None = None) -> None:
         if path and hand is None:
             raise CardlabError("a variation path belongs to one hand: give hand=")
+        count = len(replay.hands)
+        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)
+                                 or not 1 <= hand <= count):
+            raise CardlabError(f"the replay has hands 1 to {count}, not {hand!r}")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < len(replay.seats)):
+            raise CardlabError(f"seat is a number from 0 to {len(replay.seats) - 1} "
+                               f"({', '.join(replay.seats)}), not {seat!r}")
         self.replay = replay
         self.path = path
         self.seat = seat  # None: see every hand; else that seat's view only
-        self.hands = range(len(replay.hands)) if hand is None else range(hand, hand + 1)
-        self._lines = {h: replay.line(h, path if h == hand else ()) for h in self.hands}
-        self.steps = [Step(h, i) for h in self.hands for i in range(len(self._lines[h]) + 1)]
+        indices = range(count) if hand is None else range(hand - 1, hand)
+        self.hands = range(indices.start + 1, indices.stop + 1)  # hand numbers, from 1
+        self._lines = {h: replay.line(h, path if h + 1 == hand else ()) for h in indices}
+        self.steps = [Step(h + 1, i) for h in indices for i in range(len(self._lines[h]) + 1)]
         self._deal_states: dict[int, State] = {}
         self._index = 0
-        self._state: State | None = None
+        self._state: State | None = None  # the state of step self._at, kept between moves
+        self._at = -1
 
     # -- moving --------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -61,7 +113,6 @@ class Cursor:
         if not 0 <= index < len(self.steps):
             raise CardlabError(f"step {index} is outside 0..{len(self.steps) - 1}")
         self._index = index
-        self._state = None
         return self
 
     def next(self) -> Cursor:
@@ -77,25 +128,32 @@ class Cursor:
         return self.goto(len(self.steps) - 1)
 
     def find(self, hand: int, index: int = 0) -> int:
-        """The step number of (1-based ``hand``, actions applied)."""
-        try:
-            return self.steps.index(Step(hand - 1, index))
-        except ValueError:
-            raise CardlabError(f"hand {hand} has no step {index} in this line") from None
+        """The step number of (``hand`` counted from 1, actions applied)."""
+        first = self._first_step(hand)
+        if first is None or not 0 <= index < len(self._lines[hand - 1]) + 1:
+            raise CardlabError(f"hand {hand} has no step {index} in this line")
+        return first + index
+
+    def _first_step(self, hand: int) -> int | None:
+        if hand not in self.hands:
+            return None
+        return sum(len(self._lines[h - 1]) + 1 for h in range(self.hands.start, hand))
 
     def goto_hand(self, hand: int) -> Cursor:
-        """Jump to just after the deal of 1-based ``hand``."""
+        """Jump to just after the deal of ``hand`` (counted from 1)."""
         return self.goto(self.find(hand, 0))
 
     def goto_trick(self, hand: int, trick: int) -> Cursor:
-        """Jump to the first card of trick ``trick`` (1-based) of ``hand``."""
-        for i, step in enumerate(self.steps):
-            if step.hand == hand - 1 and step.index > 0:
-                self.goto(i)
-                pos = self.position
+        """Jump to the first card of trick ``trick`` of ``hand`` (both counted from 1)."""
+        first = self._first_step(hand)
+        if first is not None:
+            for i in range(first + 1, first + len(self._lines[hand - 1]) + 1):
+                pos = self.goto(i).state.snapshot()
                 done = len(pos.get("tricks", []))
                 if done == trick - 1 and pos.get("trick", {}).get("cards"):
                     return self
+                if done >= trick:
+                    break
         raise CardlabError(f"hand {hand} has no trick {trick} in this line")
 
     # -- what is there ---------------------------------------------------------------------
@@ -105,27 +163,47 @@ class Cursor:
 
     @property
     def line(self) -> list[Action]:
-        return self._lines[self.step.hand]
+        return self._lines[self.step.hand - 1]
 
     @property
     def action(self) -> Action | None:
-        """The action that led to this step (None just after a deal)."""
+        """The action that led to this step (None just after a deal), as recorded."""
         step = self.step
         return self.line[step.index - 1] if step.index else None
 
     @property
     def state(self) -> State:
-        """The engine state at this step (a private copy: do not keep it across moves)."""
-        if self._state is None:
-            step = self.step
-            state = self._deal_state(step.hand).clone()
-            for action in self.line[: step.index]:
-                state.act(action.act)
-            self._state = state
-        return self._state
+        """The engine state at this step. The cursor keeps it and moves it on when it steps
+        forward: read it, or ``clone()`` it to keep it or to change it."""
+        if self._state is not None and self._at == self._index:
+            return self._state
+        target = self.steps[self._index]
+        state = self._state
+        if state is not None and 0 <= self._at < self._index:
+            here = self.steps[self._at]
+            if here.hand == target.hand:  # forward in the same hand: the actions between
+                for action in self._lines[target.hand - 1][here.index:target.index]:
+                    state.act(action.act)
+                self._at = self._index
+                return state
+            if (here.hand + 1 == target.hand and not self.path
+                    and here.index == len(self._lines[here.hand - 1])):
+                # from the end of a hand's main line on to the next deal
+                state.apply_chance(self.replay.hands[target.hand - 1].deal)
+                if target.hand - 1 not in self._deal_states:
+                    self._deal_states[target.hand - 1] = state.clone()
+                for action in self._lines[target.hand - 1][:target.index]:
+                    state.act(action.act)
+                self._at = self._index
+                return state
+        state = self._deal_state(target.hand - 1).clone()
+        for action in self._lines[target.hand - 1][:target.index]:
+            state.act(action.act)
+        self._state, self._at = state, self._index
+        return state
 
     def _deal_state(self, hand: int) -> State:
-        """The state just after the deal of ``hand``, built from the nearest cached hand."""
+        """The state just after the deal of ``replay.hands[hand]``, from the nearest cache."""
         cache = self._deal_states
         if hand in cache:
             return cache[hand]
@@ -148,22 +226,15 @@ class Cursor:
 
     @property
     def position(self) -> dict[str, Any]:
-        """The whole position (or one seat's view), plus the step's action and notes."""
-        pos = self.state.snapshot(self.seat)
+        """The whole position (or one seat's view), plus the step's action and notes.
+
+        In a seat's view the action reads as that seat saw it at this step (``hat chosen``,
+        ``bid (secret)``), and ``variations`` lists only each stored line's first action, as
+        that seat may see it (:func:`cardlab.seatview.visible_variations`).
+        """
         step = self.step
-        action = self.action
-        record = self.replay.hands[step.hand]
-        pos["step"] = self._index
-        pos["hand_index"] = step.hand
-        pos["action_index"] = step.index
-        pos["action"] = None if action is None else {"seat": action.seat, "act": action.act}
-        note = record.note if action is None else action.note
-        pos["note"] = note
-        pos["seats"] = list(self.replay.seats)
-        pos["variations"] = (
-            [[a.act for a in line] for line in self.line[step.index].variations]
-            if step.index < len(self.line) else [])
-        return pos
+        return position_at(self.replay, self.state, step.hand - 1, self.line, step.index,
+                           self._index, self.seat)
 
     def note(self, lang: str = "en") -> str | None:
         """The note of this step in ``lang`` (a plain string note is returned as is)."""

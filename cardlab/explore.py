@@ -14,11 +14,14 @@ like.
 >>> table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
 >>> chosen = table.replay.hands[0].actions[0].act  # the dealer's choice of hat
 >>> other = "hat -10" if chosen == "hat +10" else "hat +10"
->>> b = branch(table.replay, hand=0, index=0, action=other)
+>>> b = branch(table.replay, hand=1, index=0, action=other)
 >>> b.actions[0].act == other, len(b.actions) == len(table.replay.hands[0].actions)
 (True, True)
->>> table.replay.line(0, b.path)[0].act == other, b.path
+>>> line_state(table.replay, 1, b.path, 1).snapshot()["hat"]["value"] == int(other[4:]), b.path
 (True, ((0, 0),))
+
+Hands are counted from 1 here as everywhere in cardlab's API; ``index`` is the number of
+actions of the line played before the branch (0: the branch replaces the first action).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ MAX_ACTIONS = 100_000
 class Branch:
     """A variation that was played out: where it branches, its actions and both results."""
 
-    hand: int  # 0-based index into replay.hands
+    hand: int  # counted from 1 (hand 1 is replay.hands[0])
     parent: LinePath  # the line it branches off
     index: int  # actions of the parent line applied before it branches
     path: LinePath  # where the variation is stored (give it to Cursor(hand=, path=))
@@ -66,25 +69,31 @@ class Branch:
         return pd.DataFrame(self.compare()).set_index("seat")
 
 
+def _hand_index(replay: Replay, hand: int) -> int:
+    """The index into ``replay.hands`` of ``hand`` (counted from 1), or a CardlabError."""
+    if isinstance(hand, bool) or not isinstance(hand, int) or \
+            not 1 <= hand <= len(replay.hands):
+        raise CardlabError(f"the replay has hands 1 to {len(replay.hands)}, not {hand!r}")
+    return hand - 1
+
+
 def line_state(replay: Replay, hand: int, path: LinePath = (), index: int | None = None
                ) -> State:
-    """The engine state of hand ``hand`` (0-based) along ``path`` after ``index`` actions
+    """The engine state of ``hand`` (counted from 1) along ``path`` after ``index`` actions
     (``None``: the whole line)."""
-    if not 0 <= hand < len(replay.hands):
-        raise CardlabError(f"the replay has hands 0 to {len(replay.hands) - 1} (0-based), "
-                           f"not {hand}")
-    line = replay.line(hand, path)
+    h0 = _hand_index(replay, hand)
+    line = replay.line(h0, path)
     if index is None:
         index = len(line)
     if not 0 <= index <= len(line):
-        raise CardlabError(f"the line of hand {hand + 1} has steps 0 to {len(line)}, "
+        raise CardlabError(f"the line of hand {hand} has steps 0 to {len(line)}, "
                            f"not {index}")
     state = replay.new_state()
-    for h in range(hand):
+    for h in range(h0):
         state.apply_chance(replay.hands[h].deal)
         for action in replay.hands[h].actions:
             state.act(action.act)
-    state.apply_chance(replay.hands[hand].deal)
+    state.apply_chance(replay.hands[h0].deal)
     for action in line[:index]:
         state.act(action.act)
     return state
@@ -120,21 +129,21 @@ def make_bots(replay: Replay, bots: str | Sequence[str | Bot] | Bot = "heuristic
 def branch(replay: Replay, hand: int, index: int, action: str,
            bots: str | Sequence[str | Bot] | Bot = "heuristic", seed: int | str = 0,
            path: LinePath = ()) -> Branch:
-    """Play ``action`` instead of action ``index`` (0-based: after ``index`` actions) of hand
-    ``hand`` (0-based) along ``path``; bots finish the hand; store it as a variation.
+    """Play ``action`` instead of action ``index`` (0-based: after ``index`` actions) of
+    ``hand`` (counted from 1) along ``path``; bots finish the hand; store it as a variation.
 
     ``action`` is readable text ("play black3", "bid 2"); an illegal one raises
     :class:`IllegalActionError` with the engine's reason. The replay is changed in place
     (save it to keep the variation). Branching the same way twice stores it once.
     """
     state = line_state(replay, hand, path, index)
-    parent = replay.line(hand, path)
+    parent = replay.line(hand - 1, path)
     seat = state.to_act()
     if seat < 0:
         raise IllegalActionError("nobody is to act here: the hand is over",
                                  hand=state.hand_number(), step=index + 1)
     if index >= len(parent):  # a variation replaces a recorded action
-        raise CardlabError(f"the line of hand {hand + 1} ends after {len(parent)} actions; "
+        raise CardlabError(f"the line of hand {hand} ends after {len(parent)} actions; "
                            "there is no recorded action to replace here")
     before = _totals_at_deal(replay, hand)
     try:
@@ -158,7 +167,7 @@ def branch(replay: Replay, hand: int, index: int, action: str,
         actions.append(Action(replay.seats[seat], state.action_text(move)))
         state.apply(move)
     parent_end = line_state(replay, hand, path)
-    new_path = replay.add_variation(hand, path, index, actions)
+    new_path = replay.add_variation(hand - 1, path, index, actions)
     return Branch(hand=hand, parent=path, index=index, path=new_path, actions=actions,
                   parent_scores=_scores_if_done(parent_end, before),
                   scores=_scores_if_done(state, before), seats=list(replay.seats))
@@ -169,12 +178,13 @@ def _totals_at_deal(replay: Replay, hand: int) -> list[int]:
 
 
 def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
-    """The :class:`Branch` of a stored variation (its scores against its parent line)."""
+    """The :class:`Branch` of a stored variation of ``hand`` (counted from 1): its scores
+    against its parent line's."""
     if not path:
         raise CardlabError("the main line is not a variation")
     parent = path[:-1]
     index = path[-1][0]
-    line = replay.line(hand, path)
+    line = replay.line(_hand_index(replay, hand), path)
     before = _totals_at_deal(replay, hand)
     return Branch(hand=hand, parent=parent, index=index, path=path, actions=line[index:],
                   parent_scores=_scores_if_done(line_state(replay, hand, parent), before),
@@ -183,16 +193,17 @@ def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
 
 
 def describe(replay: Replay, hand: int, path: LinePath) -> str:
-    """A short label for a line: "main line" or "hand 1, action 14: play red7 (+11 more)"."""
+    """A short label for a line of ``hand`` (counted from 1): "main line" or
+    "hand 1, action 14: play red7 (+11 more)"."""
     if not path:
         return "main line"
     index = path[-1][0]
-    line = replay.line(hand, path)
+    line = replay.line(_hand_index(replay, hand), path)
     rest = len(line) - index - 1
     more = f" (+{rest} more)" if rest else ""
     depth = "variation of a variation, " if len(path) > 1 else ""
     word = "game" if replay.game == "whot" else "hand"  # a Whot rubber's hands are games
-    return (f"{word} {hand + 1}, {depth}action {index + 1}: {line[index].seat} "
+    return (f"{word} {hand}, {depth}action {index + 1}: {line[index].seat} "
             f"{line[index].act}{more}")
 
 

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
+from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
 from .game import State, get_game
 from .replay import Action, LinePath, Replay
@@ -66,18 +67,8 @@ class Step:
 
     def position(self, replay: Replay, seat: int | None = None) -> dict[str, Any]:
         """The same dict :attr:`cardlab.cursor.Cursor.position` gives for this step."""
-        pos = self.state.snapshot(seat)
-        record = replay.hands[self.hand_index]
-        pos["step"] = self.step
-        pos["hand_index"] = self.hand_index
-        pos["action_index"] = self.index
-        pos["action"] = None if self.action is None else {
-            "seat": self.action.seat, "act": self.action.act}
-        pos["note"] = record.note if self.action is None else self.action.note
-        pos["seats"] = list(replay.seats)
-        pos["variations"] = ([[a.act for a in line] for line in self.line[self.index].variations]
-                             if self.index < len(self.line) else [])
-        return pos
+        return position_at(replay, self.state, self.hand_index, self.line, self.index,
+                           self.step, seat)
 
 
 def walk(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Iterator[Step]:

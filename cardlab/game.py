@@ -230,6 +230,25 @@ class State:
         """The whole position as JSON-able data; with ``seat``, only what that seat sees."""
         raise NotImplementedError
 
+    # -- what a seat may see (used by cardlab.seatview; not on the playout path) ------------
+    def redact_action(self, actor: int, text: str, seat: int) -> str:
+        """How action ``text``, made by ``actor`` earlier in this hand, reads to ``seat`` now.
+
+        The default shows every action as it is; a game whose rules hide an action for a
+        while (a face-down choice, a secret bid) returns what ``seat`` may see of it.
+        :func:`cardlab.seatview.visible_action` calls this for every seat but the actor.
+        """
+        return text
+
+    def hidden_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` cannot see now: other hands, the stock, undealt cards."""
+        raise NotImplementedError
+
+    def hidden_texts(self, seat: int) -> list[tuple[int, str]]:
+        """``(actor, text)`` pairs of action texts that :meth:`redact_action` hides from
+        ``seat`` now (every text the hidden action could have been; for tests)."""
+        return []
+
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the current hand with uniformly random legal actions.
 

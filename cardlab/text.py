@@ -14,6 +14,7 @@ from typing import Any
 
 from .cursor import Cursor
 from .replay import Note, Replay
+from .seatview import visible_action
 
 
 def _note(note: Note | None, lang: str) -> str | None:
@@ -36,14 +37,34 @@ def _header(pos: dict[str, Any], seats: list[str], attempt: int) -> str:
     return " — ".join([parts[0], "; ".join(facts)]) if facts else parts[0]
 
 
+def _reveal(cursor: Cursor, redacted: list[tuple[int, str, str]], lines: list[str]
+            ) -> list[tuple[int, str, str]]:
+    """Say which hidden actions the seat sees now; return those still hidden."""
+    still = []
+    for actor, text, shown in redacted:
+        now = visible_action(cursor.state, actor, text, cursor.seat)
+        if now != shown:
+            lines.append(f"  {cursor.replay.seats[actor]}: {now} (revealed)")
+        if now != text:
+            still.append((actor, text, now))
+    return still
+
+
 def render(replay: Replay, seat: int | None = None, lang: str = "en",
            notes: bool = True) -> str:
-    """The replay as readable text (``seat``: only what that seat could see)."""
+    """The replay as readable text (``seat``: only what that seat could see, step by step).
+
+    Each hand is walked once, forward. In a seat's view each line says what that seat knew
+    when it happened: a secret bid reads ``bid (secret)`` at its step, and a line
+    ``… (revealed)`` follows at the step where the seat learns it (all have bid, the hat is
+    found).
+    """
     seats = replay.seats
     title = replay.meta.get("title") or f"{replay.rules.title}"
     lines = [title, "Seats: " + ", ".join(seats)]
     cursor = Cursor(replay, seat=seat)
     done_tricks = 0
+    redacted: list[tuple[int, str, str]] = []  # (actor, text, as shown) of hidden actions
     for index in range(len(cursor)):
         cursor.goto(index)
         pos = cursor.position
@@ -51,11 +72,13 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
         if step.index == 0:
             lines.append(_header(pos, seats, pos.get("attempt", 1)))
             done_tricks = 0
+            redacted = []
         action = pos["action"]
-        if action is not None and "tricks" not in pos:
+        if action is not None and ("tricks" not in pos or not action["act"].startswith("play")):
             lines.append(f"  {action['seat']}: {action['act']}")
-        elif action is not None and not action["act"].startswith("play"):
-            lines.append(f"  {action['seat']}: {action['act']}")
+            recorded = cursor.action
+            if recorded is not None and recorded.act != action["act"]:
+                redacted.append((seats.index(recorded.seat), recorded.act, action["act"]))
         if "tricks" in pos and len(pos["tricks"]) > done_tricks:
             done_tricks = len(pos["tricks"])
             trick = pos["tricks"][-1]
@@ -65,6 +88,8 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
             holder = pos.get("hat", {}).get("holder")
             if holder is not None:
                 lines[-1] += f"; hat: {seats[holder]}"
+        if redacted:
+            redacted = _reveal(cursor, redacted, lines)
         renege = pos.get("renege")
         if isinstance(renege, dict):  # the engine says what a renege costs in this game
             line = f"  RENEGE by {seats[renege['seat']]} ({renege['card']})"
@@ -78,7 +103,7 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
             lines.append(f"    » {text}")
         last_of_hand = step.index == len(cursor.line)
         if last_of_hand:
-            record = replay.hands[step.hand]
+            record = replay.hands[step.hand - 1]
             if record.scores is not None:
                 signed = "" if replay.rules.low_score_wins else "+"  # Whot: points against
                 scores = ", ".join(f"{s} {v:{signed}d}" for s, v in zip(seats, record.scores,

@@ -30,7 +30,7 @@ def review() -> cardlab.Replay:
 def test_branch_where_brad_took_the_hat(review):
     main = [a.act for a in review.hands[0].actions]
     assert main[BRAD_TRUMPS] == "play black3"
-    b = explore.branch(review, hand=0, index=BRAD_TRUMPS, action="play black12", seed=1)
+    b = explore.branch(review, hand=1, index=BRAD_TRUMPS, action="play black12", seed=1)
     assert b.path == ((BRAD_TRUMPS, 0),) and b.parent == () and b.index == BRAD_TRUMPS
     assert b.actions[0] == Action("Brad", "play black12")
     line = review.line(0, b.path)
@@ -38,7 +38,7 @@ def test_branch_where_brad_took_the_hat(review):
     assert len(line) == len(main)  # bots played the hand to its end: every card
     assert [a.act for a in review.hands[0].actions] == main  # the main line is untouched
     # the variation replays through the engine and the hand is over
-    end = explore.line_state(review, 0, b.path)
+    end = explore.line_state(review, 1, b.path)
     assert end.to_act() < 0 and end.hand_over()
     assert b.parent_scores == [-5, -5, -5, -15]  # the review's hand 1
     assert b.scores == [x - y for x, y in zip(end.totals(), [0, 0, 0, 0], strict=True)]
@@ -49,20 +49,20 @@ def test_branch_where_brad_took_the_hat(review):
 
 
 def test_a_variation_is_saved_and_loaded(review, tmp_path):
-    b = explore.branch(review, 0, BRAD_TRUMPS, "play black12", bots="random", seed=2)
+    b = explore.branch(review, 1, BRAD_TRUMPS, "play black12", bots="random", seed=2)
     path = tmp_path / "with-variation.json"
     review.save(path)
     again = cardlab.load(path)
     assert again.variation_paths(0) == [b.path]
     assert again.line(0, b.path) == review.line(0, b.path)
-    cursor = Cursor(again, hand=0, path=b.path)
+    cursor = Cursor(again, hand=1, path=b.path)
     assert cursor.goto(BRAD_TRUMPS + 1).position["action"] == {"seat": "Brad",
                                                                 "act": "play black12"}
 
 
 def test_the_same_branch_twice_is_stored_once_and_is_deterministic(review):
-    first = explore.branch(review, 0, BRAD_TRUMPS, "play black12", seed=5)
-    again = explore.branch(review, 0, BRAD_TRUMPS, "play black12", seed=5)
+    first = explore.branch(review, 1, BRAD_TRUMPS, "play black12", seed=5)
+    again = explore.branch(review, 1, BRAD_TRUMPS, "play black12", seed=5)
     assert again.path == first.path and again.actions == first.actions
     assert len(review.hands[0].actions[BRAD_TRUMPS].variations) == 1
 
@@ -70,39 +70,39 @@ def test_the_same_branch_twice_is_stored_once_and_is_deterministic(review):
 def test_an_illegal_action_is_refused_with_the_rules_reason(review):
     # trick 1: Tone led the blue 20; Remo holds the blue 14, so he must follow blue
     with pytest.raises(cardlab.IllegalActionError, match="must follow blue") as err:
-        explore.branch(review, 0, 6, "play red9")
+        explore.branch(review, 1, 6, "play red9")
     assert err.value.seat == "Remo" and err.value.hand == 1
     with pytest.raises(cardlab.IllegalActionError, match="does not hold"):
-        explore.branch(review, 0, BRAD_TRUMPS, "play blue15")
+        explore.branch(review, 1, BRAD_TRUMPS, "play blue15")
     assert not review.variation_paths(0)
 
 
 def test_what_the_line_already_plays_is_not_a_variation(review):
     with pytest.raises(cardlab.CardlabError, match="already plays"):
-        explore.branch(review, 0, BRAD_TRUMPS, "play black3")
+        explore.branch(review, 1, BRAD_TRUMPS, "play black3")
     with pytest.raises(cardlab.CardlabError, match="the hand is over"):
-        explore.branch(review, 0, len(review.hands[0].actions), "play black3")
-    with pytest.raises(cardlab.CardlabError, match="hands 0 to 1"):
-        explore.branch(review, 5, 0, "hat +10")
+        explore.branch(review, 1, len(review.hands[0].actions), "play black3")
+    with pytest.raises(cardlab.CardlabError, match="hands 1 to 2, not 6"):
+        explore.branch(review, 6, 0, "hat +10")
     unfinished = cardlab.new_game("bobs-hat", players=3, seed=1)
     unfinished.act("hat -10")
     with pytest.raises(cardlab.CardlabError, match="no recorded action"):
-        explore.branch(unfinished.replay, 0, 1, unfinished.state.legal_texts()[0])
+        explore.branch(unfinished.replay, 1, 1, unfinished.state.legal_texts()[0])
 
 
 def test_a_variation_of_a_variation(review):
     # hand 2: Tone chose the hat +10; try -10, then, in that line, another first bid
-    b = explore.branch(review, 1, 0, "hat -10", seed=3)
+    b = explore.branch(review, 2, 0, "hat -10", seed=3)
     assert b.actions[0].seat == "Tone"
-    state = explore.line_state(review, 1, b.path, 1)
+    state = explore.line_state(review, 2, b.path, 1)
     played = review.line(1, b.path)[1].act
     other = next(t for t in state.legal_texts() if t != played)
-    c = explore.branch(review, 1, 1, other, path=b.path, seed=4)
+    c = explore.branch(review, 2, 1, other, path=b.path, seed=4)
     assert c.path == (*b.path, (1, 0)) and c.parent == b.path
     assert [a.act for a in review.line(1, c.path)[:2]] == ["hat -10", other]
     assert c.parent_scores == b.scores
     assert set(review.variation_paths(1)) == {b.path, c.path}
-    again = explore.compare(review, 1, c.path)
+    again = explore.compare(review, 2, c.path)
     assert again.scores == c.scores and again.parent_scores == c.parent_scores
     review.validate()
 
@@ -126,20 +126,38 @@ def test_teds_game_hook_and_an_out_of_turn_bid_change():
     pos = cursor.goto(3).position
     assert pos["to_act"] == pos["dealer"] and pos["forbidden_bid"] is not None
     with pytest.raises(cardlab.IllegalActionError) as err:
-        explore.branch(replay, 0, 3, f"bid {pos['forbidden_bid']}")
+        explore.branch(replay, 1, 3, f"bid {pos['forbidden_bid']}")
     assert err.value.seat == replay.seats[pos["dealer"]]
     # after the first bid, the first bidder may change it while the next has not bid
     first = replay.hands[0].actions[0]
     bid = int(first.act.split()[1])
-    b = explore.branch(replay, 0, 1, f"change bid {bid + 1}", seed=2)
+    b = explore.branch(replay, 1, 1, f"change bid {bid + 1}", seed=2)
     assert b.actions[0].seat == first.seat  # recorded for the seat that changed its bid
-    assert explore.line_state(replay, 0, b.path, 2).snapshot()["bids"][
+    assert explore.line_state(replay, 1, b.path, 2).snapshot()["bids"][
         replay.seats.index(first.seat)] == bid + 1
     replay.validate()
 
 
 def test_describe_names_the_branch(review):
-    assert explore.describe(review, 0, ()) == "main line"
-    b = explore.branch(review, 0, BRAD_TRUMPS, "play black12", seed=1)
-    assert explore.describe(review, 0, b.path).startswith(
+    assert explore.describe(review, 1, ()) == "main line"
+    b = explore.branch(review, 1, BRAD_TRUMPS, "play black12", seed=1)
+    assert explore.describe(review, 1, b.path).startswith(
         "hand 1, action 20: Brad play black12 (+5 more)")
+
+
+def test_hands_count_from_1_everywhere(review):
+    """branch, line_state, compare, describe and Cursor all count hands from 1."""
+    b = explore.branch(review, 1, BRAD_TRUMPS, "play black12", seed=1)
+    assert b.hand == 1
+    cursor = Cursor(review, hand=b.hand, path=b.path)
+    assert cursor.step.hand == 1 and list(cursor.hands) == [1]
+    assert cursor.last().position["action"]["act"] == review.line(0, b.path)[-1].act
+    assert explore.compare(review, b.hand, b.path).scores == b.scores
+    # hand 2's first action is Tone's hat choice (Tone deals hand 2)
+    assert explore.line_state(review, 2, (), 1).snapshot()["hat"]["value"] == 10
+    assert Cursor(review, hand=2).goto(1).position["action"]["act"] == "hat +10"
+    for bad in (0, 3, True):
+        with pytest.raises(cardlab.CardlabError, match="hands 1 to 2"):
+            explore.line_state(review, bad)
+        with pytest.raises(cardlab.CardlabError, match="hands 1 to 2"):
+            Cursor(review, hand=bad)

@@ -499,12 +499,43 @@ class BobsHatState(TrickTaking):
         other.row = self.row[:]
         other.reneges = self.reneges[:]
 
+    # -- what a seat may see ------------------------------------------------------------
+    def _hat_hidden_from(self, seat: int, holder: int | None = None) -> bool:
+        """Under ``hat_reveal=when-found`` only the dealer knows the hat's value until a trick
+        with a 14 or 15 in it is taken (a hand with no 14 or 15 dealt never reveals it)."""
+        if self.rules.options["hat_reveal"] != "when-found" or seat == self.dealer:
+            return False
+        return (self.hat_holder() if holder is None else holder) < 0
+
+    def _bids_secret(self) -> bool:
+        """Under ``secret_bidding`` the bids are shown together once everyone has bid."""
+        return bool(self.rules.options["secret_bidding"]) and self.phase == PHASE_BID
+
+    def redact_action(self, actor: int, text: str, seat: int) -> str:
+        """``hat -10`` reads ``hat chosen`` while the value is hidden from ``seat``; another
+        seat's bid reads ``bid (secret)`` until all have bid under secret bidding."""
+        if actor == seat:
+            return text
+        if text.startswith("hat ") and self._hat_hidden_from(seat):
+            return "hat chosen"
+        if text.startswith("bid ") and self._bids_secret():
+            return "bid (secret)"
+        return text
+
+    def hidden_texts(self, seat: int) -> list[tuple[int, str]]:
+        out: list[tuple[int, str]] = []
+        if self.hat_value and self._hat_hidden_from(seat):
+            out += [(self.dealer, "hat +10"), (self.dealer, "hat -10")]
+        if self._bids_secret():
+            out += [(s, f"bid {bid_text(flags)}") for s, flags in enumerate(self.bids)
+                    if flags and s != seat]
+        return out
+
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
         """The position; with ``seat``, other hands are hidden and so are secret bids and a
         hidden hat value (when that seat could not know them yet)."""
         n = self.rules.players
-        opts = self.rules.options
-        bids_visible = not opts["secret_bidding"] or self.phase != PHASE_BID
+        bids_visible = not self._bids_secret()
         bids: list[list[str] | None] = []
         for s in range(n):
             flags = self.bids[s]
@@ -512,8 +543,7 @@ class BobsHatState(TrickTaking):
             bids.append(bid_text(flags).split(",") if shown else None)
         holder = self.hat_holder()
         taken = self.taken()
-        hat_known = (seat is None or seat == self.dealer or opts["hat_reveal"] == "at-once"
-                     or holder >= 0)
+        hat_known = seat is None or not self._hat_hidden_from(seat, holder)
         to_act = self.to_act()
         return {
             "game": self.rules.name,

@@ -226,6 +226,18 @@ class TrickTaking(State):
             for s, held in enumerate(self.hands)
         ]
 
+    def hidden_cards(self, seat: int) -> list[int]:
+        """The other players' hands and the cards nobody was dealt (the rest of the deck);
+        the cards on the table, taken in tricks or turned up for trump are seen by all."""
+        seen = bytearray(self.ncards)
+        for card in self.accounted_cards():
+            seen[card] = 1
+        hidden = [card for card in range(self.ncards) if not seen[card]]
+        for s, held in enumerate(self.hands):
+            if s != seat:
+                hidden.extend(card for suit in held for card in suit)
+        return hidden
+
     def hand_counts(self) -> list[int]:
         return [sum(len(suit) for suit in held) for held in self.hands]
 

@@ -688,8 +688,19 @@ class WhotState(State):
         cards.extend(self.pile)
         return cards
 
+    def hidden_cards(self, seat: int) -> list[int]:
+        """The other hands and the stock (its order too), except a card another player was
+        seen to misplay in this game and took back: the whole table saw it."""
+        shown = {(s, c) for g, s, c in self.misplays if g == self.game_no}
+        hidden = list(self.stock)
+        for s in range(self.n):
+            if s != seat:
+                hidden.extend(c for c in self.hands[s] + self.whots[s] if (s, c) not in shown)
+        return hidden
+
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
-        """The position; with ``seat``, the other hands are hidden (``None``)."""
+        """The position; with ``seat``, the other hands are hidden (``None``), and so are the
+        stock's cards and order (only its size is shown)."""
         to_act = self.to_act()
         top = self.pile[-1] if self.pile else -1
         pending = {"cards": self.pending,
