@@ -1,0 +1,532 @@
+"""Mutated replay files, for the fuzz test (tests/test_fuzz.py) and scripts/fuzz_loads.py.
+
+The corpus is the shipped replays plus one seeded bot game per registered game and option set
+(some with variations). A mutation changes the structure (types, keys, numbers, cards, seats,
+order, nesting, duplicate keys, lone surrogates) or the bytes of a file. Every choice goes
+through a *chooser*, so the same mutations run under hypothesis (which draws, shrinks and
+reports) and in a plain random loop (which is fast enough for a million inputs).
+
+A mutated document may hold :class:`Raw` and :class:`DupKeys` nodes: text that no Python value
+serialises to (a number of 5,000 digits, JSON nested 100,000 deep, a key given twice, an escaped
+lone surrogate). :func:`emit` writes them into the JSON text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import cardlab
+from cardlab.bots import make_bot
+from cardlab.replay import Action, Replay
+
+ROOT = Path(__file__).resolve().parents[1]
+MARK = "\x00fuzz-node-"  # json.dumps writes this as "\u0000fuzz-node-<n>"
+INJECTION = '<img src=x onerror="alert(1)">'
+
+
+@dataclasses.dataclass(frozen=True)
+class Raw:
+    """JSON text put into the file as it is."""
+
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class DupKeys:
+    """An object whose pairs may repeat a key (a dict cannot)."""
+
+    pairs: tuple[tuple[str, Any], ...]
+
+
+def emit(doc: Any) -> str:
+    """The JSON text of ``doc``; NaN and infinities come out as Python's json writes them."""
+    nodes: list[Any] = []
+
+    def placeholder(node: Any) -> str:
+        if isinstance(node, (Raw, DupKeys)):
+            nodes.append(node)
+            return f"{MARK}{len(nodes) - 1}"
+        raise TypeError(f"cannot write {type(node).__name__}")
+
+    text = json.dumps(doc, ensure_ascii=False, default=placeholder)
+    if not nodes:
+        return text
+    # replace the placeholders, innermost last: a DupKeys node may hold more of them
+    parts = text.split(json.dumps(MARK)[:-1])
+    out = [parts[0]]
+    for part in parts[1:]:
+        number, _, rest = part.partition('"')
+        node = nodes[int(number)]
+        if isinstance(node, Raw):
+            out.append(node.text)
+        else:
+            out.append("{" + ", ".join(f"{json.dumps(k)}: {emit(v)}" for k, v in node.pairs)
+                       + "}")
+        out.append(rest)
+    return "".join(out)
+
+
+# -- choosers ------------------------------------------------------------------------------
+
+class Chooser(Protocol):
+    def below(self, n: int) -> int:
+        """An int in ``range(n)`` (``n >= 1``)."""
+
+    def integer(self) -> int:
+        """Any int, small ones more often (never more than 4,000 digits)."""
+
+    def floating(self) -> float:
+        """Any float, NaN and infinities included."""
+
+    def text(self) -> str:
+        """Any string, lone surrogates and control characters included."""
+
+
+def pick(ch: Chooser, items: Sequence[Any]) -> Any:
+    return items[ch.below(len(items))]
+
+
+class RandomChooser:
+    """Choices from a seeded :class:`random.Random` (for the million-input script)."""
+
+    ALPHABET = "ab<>&\"'\\/ \n\t\x00\x7f\u00e9\u2014\U0001f600\ud800\udfff{}[]:,0-9e"
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = random.Random(seed)
+
+    def below(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def integer(self) -> int:
+        r = self.rng
+        return pick(self, [0, 1, -1, 2, 5, 10, 52, 255, 2**31, -2**31, 2**63, -2**63 - 1,
+                           r.randrange(-100, 100), r.getrandbits(r.randrange(1, 200)),
+                           -r.getrandbits(r.randrange(1, 64))])
+
+    def floating(self) -> float:
+        return pick(self, [0.5, -0.0, 5.0, 1.0, 1e308, -1e-308, float("nan"), float("inf"),
+                           float("-inf"), self.rng.uniform(-1e6, 1e6)])
+
+    def text(self) -> str:
+        size = pick(self, [0, 1, 2, 5, 20, 300])
+        return "".join(self.rng.choice(self.ALPHABET) for _ in range(size))
+
+
+# -- the corpus ------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Base:
+    """A valid replay to mutate: its text, its data and the paths of all its nodes."""
+
+    name: str
+    game: str
+    text: str
+    data: dict[str, Any]
+    replay: Replay
+    paths: list[tuple[Any, ...]]
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    stack = [(node, path)]
+    while stack:
+        value, where = stack.pop()
+        children = value.items() if isinstance(value, dict) else enumerate(value) \
+            if isinstance(value, list) else ()
+        for key, child in children:
+            out.append((*where, key))
+            stack.append((child, (*where, key)))
+    return out
+
+
+def _bots(game: str, seed: int, players: int) -> list[Callable[..., int]]:
+    kind = "heuristic" if seed % 2 else "random"
+    return [make_bot(kind, game, seed=f"{seed}/{s}") for s in range(players)]
+
+
+def _add_variations(replay: Replay, seed: int) -> None:
+    """Alternatives at a few steps of hand 1 (one of them with a variation of its own),
+    finished by a random bot: variations are part of what a file may hold."""
+    rng = random.Random(seed)
+    bot = make_bot("random", replay.game, seed=seed)
+    path: tuple[tuple[int, int], ...] = ()
+    for _ in range(3):
+        line = replay.line(0, path)
+        if len(line) < 3:
+            return
+        index = rng.randrange(len(line) // 2, len(line))
+        state = replay.new_state()
+        state.apply_chance(replay.hands[0].deal)
+        for action in line[:index]:
+            state.act(action.act)
+        others = [a for a in state.legal_actions() if state.action_text(a) != line[index].act]
+        if not others:
+            continue
+        first = others[rng.randrange(len(others))]
+        actions = [Action(replay.seats[state.to_act()], state.action_text(first),
+                          note={"en": "what if?", "no": "hva om?"})]
+        state.apply(first)
+        while state.to_act() >= 0 and state.hand_number() == 1 and state.chance_kind() is None:
+            seat = state.to_act()
+            move = bot(state, seat)
+            actions.append(Action(replay.seats[seat], state.action_text(move)))
+            state.apply(move)
+        path = replay.add_variation(0, path, index, actions)
+
+
+def _trim(replay: Replay, hands: int) -> None:
+    """Keep the first hands of a long game: an unfinished game is a valid file too."""
+    if len(replay.hands) > hands:
+        del replay.hands[hands:]
+        replay.totals = None
+
+
+def _base(name: str, replay: Replay) -> Base:
+    text = replay.to_json()
+    data = json.loads(text)
+    return Base(name, replay.game, text, data, cardlab.loads(text), _paths(data))
+
+
+@functools.lru_cache(maxsize=1)
+def corpus() -> tuple[Base, ...]:
+    """The shipped replays, then one seeded game per game and option set (built once)."""
+    out = [_base(p.name, cardlab.load(p)) for p in sorted((ROOT / "replays").glob("*.json"))]
+    seed = 0
+    for game in sorted(cardlab.list_games()):
+        for options in cardlab.get_game(game).rules_class.conformance_option_sets():
+            seed += 1
+            table = cardlab.new_game(game, seed=seed, **options)
+            table.play(_bots(game, seed, table.replay.rules.players))
+            replay = table.replay
+            _trim(replay, 3)
+            if seed % 3 == 0:
+                _add_variations(replay, seed)
+            if seed % 4 == 0:
+                replay.meta = {"title": f"seeded {game} {seed}", "tags": ["fuzz", seed]}
+                replay.hands[0].note = {"en": "the deal", "no": "given"}
+            out.append(_base(f"{game} seed {seed} {options}", replay))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def game_words(game: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(card codes, action texts) seen in the corpus for a game: plausible, wrong values."""
+    cards: set[str] = set()
+    acts: set[str] = set()
+    for base in corpus():
+        if base.game != game:
+            continue
+        for hand in base.data["hands"]:
+            stack = [hand["deal"]]
+            while stack:
+                value = stack.pop()
+                if isinstance(value, str):
+                    cards.add(value)
+                elif isinstance(value, list):
+                    stack.extend(value)
+                elif isinstance(value, dict):
+                    stack.extend(value.values())
+            acts.update(a["act"] for a in hand["actions"])
+    return tuple(sorted(cards)), tuple(sorted(acts))
+
+
+# -- structural mutations ---------------------------------------------------------------------
+
+KEYS = ("format", "version", "game", "options", "seats", "seed", "meta", "setup", "hands",
+        "totals", "deal", "actions", "scores", "note", "seat", "act", "variations", "title",
+        "players", "hands", "trump", "turned", "stock", "draws", "cuts", "first_dealer", "x",
+        "", "__proto__")
+
+SPECIAL_RAW = (
+    "9" * 4301, "-" + "1" * 5000, "1e400", "-1e400", "-0", "1E2", "0.0000", "5.0", "1.5e1",
+    '"\\ud800"', '"x\\udfffy"', '"\\ud83d"', '"\\u0000"', "NaN", "Infinity", "-Infinity",
+    '"bid ' + "9" * 5000 + '"', '"change bid ' + "1" * 4400 + '"',
+)
+
+DEPTHS = (2, 30, 200, 999, 1000, 1001, 3000, 100_000)
+
+
+def deep(ch: Chooser) -> Raw:
+    depth = pick(ch, DEPTHS)
+    inner = pick(ch, ["1", "[]", "{}", '"x"', "null"])
+    if ch.below(2):
+        return Raw("[" * depth + inner + "]" * depth)
+    return Raw('{"a": ' * depth + inner + "}" * depth)
+
+
+def hostile(ch: Chooser, base: Base) -> Any:
+    """A value to put somewhere it may not belong."""
+    cards, acts = game_words(base.game)
+    kind = ch.below(16)
+    if kind == 0:
+        return ch.integer()
+    if kind == 1:
+        return ch.floating()
+    if kind == 2:
+        return ch.text()
+    if kind == 3:
+        return Raw(pick(ch, SPECIAL_RAW))
+    if kind == 4:
+        return deep(ch)
+    if kind == 5:
+        return pick(ch, [None, True, False, [], {}, [None], {"": None}, "", " ", "null", "1"])
+    if kind == 6:
+        return pick(ch, cards) if cards else ch.text()
+    if kind == 7:
+        return pick(ch, acts) if acts else ch.text()
+    if kind == 8:
+        return pick(ch, base.data["seats"])
+    if kind == 9:
+        return pick(ch, [f"play {pick(ch, cards) if cards else 'x'}", "hat +5", "bid -1",
+                         "call whot", "bid none,most-red", "bid", "", "change bid 2",
+                         "bid 00", "play", "draw", "pass", "bid ٣", "bid 3 ", " bid 3"])
+    if kind == 10:
+        return INJECTION
+    if kind == 11:
+        return [pick(ch, cards) for _ in range(ch.below(6))] if cards else []
+    if kind == 12:  # a subtree of this very file, somewhere else: a plausible wrong type
+        return node_at(base.data, pick(ch, base.paths))
+    if kind == 13:
+        return {pick(ch, KEYS): ch.integer()}
+    if kind == 14:
+        return ch.text() * pick(ch, [1, 100, 5000])
+    return Raw(json.dumps(ch.text(), ensure_ascii=True))  # escaped surrogates and controls
+
+
+def node_at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def _replaced(doc: Any, path: tuple[Any, ...], change: Callable[[Any], Any]) -> Any:
+    """``doc`` with the node at ``path`` replaced by ``change(node)``, the containers on the
+    way copied and the rest shared (a deep copy of a big replay per input is too slow)."""
+    if not path:
+        return change(doc)
+    key, rest = path[0], path[1:]
+    if isinstance(doc, dict):
+        out = dict(doc)
+    else:
+        out = list(doc)
+    out[key] = _replaced(doc[key], rest, change)
+    return out
+
+
+def _containers(base: Base) -> list[tuple[Any, ...]]:
+    return [p for p in base.paths if isinstance(node_at(base.data, p), (dict, list))]
+
+
+@functools.cache
+def containers(index: int) -> list[tuple[Any, ...]]:
+    return _containers(corpus()[index])
+
+
+def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str]:
+    """One structural change of ``doc`` (a mutated copy of ``base``); returns (doc, what)."""
+    op = ch.below(12)
+    if op in (0, 1, 2, 3, 4):  # the commonest: one node replaced
+        path = pick(ch, base.paths)
+        try:
+            old = node_at(doc, path)
+        except (KeyError, IndexError, TypeError):
+            return doc, "no-op"
+        if op == 1 and isinstance(old, bool):
+            new: Any = not old
+        elif op == 1 and isinstance(old, int):
+            new = pick(ch, [old + 1, old - 1, -old, float(old), Raw(str(old) + ".0"),
+                            Raw("9" * 4400), str(old), old * 10**pick(ch, [3, 30, 300])])
+        elif op == 2 and isinstance(old, str):
+            new = pick(ch, [old + "x", old[:-1], old.upper(), " " + old, old + "\ud800",
+                            old * 2, INJECTION + old, old.replace("1", "0")])
+        else:
+            new = hostile(ch, base)
+        return _replaced(doc, path, lambda _: new), f"replace {path} with {new!r:.200}"
+    path = pick(ch, containers(index))
+    try:
+        node = node_at(doc, path)
+    except (KeyError, IndexError, TypeError):
+        return doc, "no-op"
+    if not isinstance(node, (dict, list)):
+        return doc, "no-op"
+    if op == 5 and node:  # delete a key or an item
+        key = pick(ch, list(node)) if isinstance(node, dict) else ch.below(len(node))
+
+        def delete(n: Any) -> Any:
+            n = dict(n) if isinstance(n, dict) else list(n)
+            del n[key]
+            return n
+        return _replaced(doc, path, delete), f"delete {path}[{key!r}]"
+    if op == 6:  # add a key or an item
+        value = hostile(ch, base)
+        if isinstance(node, dict):
+            key = pick(ch, KEYS) if ch.below(3) else ch.text()
+            return (_replaced(doc, path, lambda n: {**n, key: value}),
+                    f"add {key!r}: {value!r:.200} at {path}")
+        at = ch.below(len(node) + 1)
+        return (_replaced(doc, path, lambda n: n[:at] + [value] + n[at:]),
+                f"insert {value!r:.200} at {path}[{at}]")
+    if op == 7 and isinstance(node, list) and node:  # duplicate an item (a card, an action)
+        at, to = ch.below(len(node)), ch.below(len(node) + 1)
+        return (_replaced(doc, path, lambda n: n[:to] + [n[at]] + n[to:]),
+                f"duplicate {path}[{at}] at {to}")
+    if op == 8 and len(node) > 1:  # reorder: swap two items or two keys
+        items = list(node.items()) if isinstance(node, dict) else list(node)
+        i, j = ch.below(len(items)), ch.below(len(items))
+        items[i], items[j] = items[j], items[i]
+        if isinstance(node, dict):
+            swapped: Any = dict(items)
+            if ch.below(2):  # swap the values, keep the keys
+                keys = list(node)
+                swapped = dict(zip(keys, [v for _, v in items], strict=True))
+        else:
+            swapped = items
+        return _replaced(doc, path, lambda _: swapped), f"swap {path} {i} {j}"
+    if op == 9:  # nest: wrap a node, or replace it with something deep
+        if ch.below(2):
+            wrapped: Any = pick(ch, [[node], {"x": node}, [node, node]])
+            return _replaced(doc, path, lambda _: wrapped), f"wrap {path}"
+        nested = deep(ch)
+        return _replaced(doc, path, lambda _: nested), f"deep {path} {nested.text[:40]}"
+    if op == 10 and isinstance(node, dict) and node:  # a key given twice
+        key = pick(ch, list(node))
+        pairs = list(node.items())
+        other = hostile(ch, base) if ch.below(2) else node[key]
+        pairs.insert(ch.below(len(pairs) + 1), (key, other))
+        dup = DupKeys(tuple(pairs))
+        return _replaced(doc, path, lambda _: dup), f"duplicate key {key!r} at {path}"
+    # op 11 (or a no-op above): a whole subtree swapped in from another place
+    source = pick(ch, base.paths)
+    sub = node_at(base.data, source)
+    return _replaced(doc, path, lambda _: sub), f"move {source} to {path}"
+
+
+# -- byte mutations ------------------------------------------------------------------------
+
+JSONISH = b'{}[]:,"\\ 0123456789-+.eEnulltruefalseNaN\xff\xc3\x80\xed\xa0\x80'
+
+
+def mutate_bytes(ch: Chooser, raw: bytes) -> tuple[bytes, str]:
+    """Flip, insert, delete, duplicate or truncate bytes."""
+    n = len(raw)
+    op = ch.below(6)
+    at = ch.below(n + 1)
+    if op == 0 and n:
+        at = min(at, n - 1)
+        bit = 1 << ch.below(8)
+        return raw[:at] + bytes([raw[at] ^ bit]) + raw[at + 1:], f"flip bit {bit} of byte {at}"
+    if op == 1:
+        size = 1 + ch.below(4)
+        ins = bytes(JSONISH[ch.below(len(JSONISH))] if ch.below(2) else ch.below(256)
+                    for _ in range(size))
+        return raw[:at] + ins + raw[at:], f"insert {ins!r} at {at}"
+    if op == 2:
+        size = 1 + ch.below(pick(ch, [1, 8, 200]))
+        return raw[:at] + raw[at + size:], f"delete {size} bytes at {at}"
+    if op == 3:
+        size = 1 + ch.below(pick(ch, [4, 64, 2000]))
+        return raw[:at] + raw[at:at + size] + raw[at:], f"repeat {size} bytes at {at}"
+    if op == 4:
+        return raw[:at], f"truncate at {at}"
+    return raw.replace(b"\n", b"", 1 + ch.below(50)), "join lines"
+
+
+# -- one input -------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Input:
+    text: str | None  # what goes to cardlab.loads
+    raw: bytes | None  # bytes that are not UTF-8 go to cardlab.load from a file
+    what: str  # how it was made, for the report
+
+    def reproducer(self) -> str:
+        """A few lines of Python that rebuild the input and load it."""
+        data = self.text if self.text is not None else self.raw
+        return (f"# {self.what}\nimport cardlab\ndata = {data!r}\n"
+                + ("cardlab.loads(data)\n" if self.text is not None else
+                   "open('bad.json', 'wb').write(data)\ncardlab.load('bad.json')\n"))
+
+
+def make_input(ch: Chooser) -> Input:
+    """A mutated file: structure (1 to 3 changes), bytes, or both."""
+    bases = corpus()
+    index = ch.below(len(bases))
+    base = bases[index]
+    kind = ch.below(10)
+    what = [base.name]
+    text = base.text
+    if kind < 7:
+        doc: Any = base.data
+        for _ in range(1 + (ch.below(4) == 0) + (ch.below(8) == 0)):
+            doc, change = mutate_tree(ch, base, index, doc)
+            what.append(change)
+        text = emit_readable(doc) if ch.below(4) == 0 else emit(doc)
+    if kind >= 6:
+        raw = text.encode("utf-8", "surrogatepass")
+        for _ in range(1 + (ch.below(4) == 0)):
+            raw, change = mutate_bytes(ch, raw)
+            what.append(change)
+        try:
+            return Input(raw.decode("utf-8"), None, "; ".join(what))
+        except UnicodeDecodeError:
+            return Input(None, raw, "; ".join(what))
+    return Input(text, None, "; ".join(what))
+
+
+def emit_readable(doc: Any) -> str:
+    """The way cardlab writes files (one action per line), when the document allows it."""
+    try:
+        if isinstance(doc, dict) and isinstance(doc.get("hands"), list) and all(
+                isinstance(h, dict) and isinstance(h.get("actions", []), list)
+                for h in doc["hands"]):
+            text = cardlab.replay.dumps(doc)
+            if MARK not in text and "\\u0000fuzz" not in text:
+                return text
+    except (TypeError, ValueError):
+        pass
+    return emit(doc)
+
+
+# -- what must hold ------------------------------------------------------------------------
+
+def outcome(inp: Input, folder: Path) -> str:
+    """Load the input; the name of the CardlabError, or "accepted" once the accepted replay
+    saves, loads back equal and shows. Any other exception propagates."""
+    try:
+        if inp.text is not None:
+            replay = cardlab.loads(inp.text)
+        else:
+            path = folder / "input.json"
+            path.write_bytes(inp.raw or b"")
+            replay = cardlab.load(path)
+    except cardlab.CardlabError as err:
+        return type(err).__name__
+    check_accepted(replay, folder)
+    return "accepted"
+
+
+class AcceptedButBroken(AssertionError):
+    """An accepted file that does not save, load back equal or show."""
+
+
+def check_accepted(replay: Replay, folder: Path) -> None:
+    target = folder / "accepted.json"
+    try:
+        replay.save(target)
+    except cardlab.CardlabError as err:
+        raise AcceptedButBroken(f"it does not save: {type(err).__name__}") from err
+    try:
+        again = cardlab.load(target)
+    except cardlab.CardlabError as err:
+        raise AcceptedButBroken(f"saved, it no longer loads: {err}") from err
+    if again.to_json() != replay.to_json():
+        raise AcceptedButBroken("saved and loaded back, it is not the same replay")
+    if again.to_dict() != replay.to_dict():
+        raise AcceptedButBroken("saved and loaded back, it is not equal (NaN?)")
+    cardlab.text.render(again)
