@@ -14,8 +14,47 @@ from .errors import (
 from .game import get_game, list_games
 from .replay import Replay, Table, load, loads, new_game
 
+_EXAMPLES = "examples"  # the example replays, shipped in the package (cardlab/examples/)
+
+
+def example_names() -> list[str]:
+    """The names of the example replays shipped with cardlab.
+
+    >>> example_names()
+    ['norwegian-review', 'teds-game-example', 'whot-example']
+    """
+    from importlib import resources
+
+    folder = resources.files(__name__).joinpath(_EXAMPLES)
+    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
+def example(name: str) -> Replay:
+    """One of the example replays shipped with cardlab, loaded (from any folder).
+
+    >>> review = example("norwegian-review")
+    >>> review.seats, len(review.hands)
+    (['Tone', 'Remo', 'Kathrine', 'Brad'], 2)
+    >>> example("norwegian")
+    Traceback (most recent call last):
+      ...
+    cardlab.errors.CardlabError: no example replay called 'norwegian'; the examples are \
+norwegian-review, teds-game-example, whot-example
+    """
+    from importlib import resources
+
+    names = example_names()
+    if name not in names:
+        raise CardlabError(f"no example replay called {name!r}; the examples are "
+                           f"{', '.join(names)}")
+    entry = resources.files(__name__).joinpath(_EXAMPLES).joinpath(f"{name}.json")
+    with resources.as_file(entry) as path:
+        return load(path)
+
+
 __all__ = [
-    "CardCodeError", "CardlabError", "Cursor", "IllegalActionError", "OptionError", "ReplayError",
+    "CardCodeError", "CardlabError", "Cursor", "example", "example_names", "IllegalActionError",
+    "OptionError", "ReplayError",
     "SaveError", "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
     "new_game", "text",
 ]

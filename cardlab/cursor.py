@@ -29,7 +29,7 @@ from typing import Any
 from .errors import CardlabError
 from .game import State
 from .replay import Action, LinePath, Replay
-from .seatview import seat_position, visible_action, visible_variations
+from .seatview import seat_position, visible_action, visible_note, visible_variations
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +61,8 @@ def position_at(replay: Replay, state: State, hand_index: int, line: list[Action
         actor = seats.index(action.seat)
         pos["action"] = {"seat": action.seat,
                          "act": visible_action(state, actor, action.act, seat)}
-    pos["note"] = replay.hands[hand_index].note if action is None else action.note
+    note = replay.hands[hand_index].note if action is None else action.note
+    pos["note"] = visible_note(state, note, seat)
     pos["seats"] = list(seats)
     pos["variations"] = (
         visible_variations(state, [[(seats.index(a.seat), a.act) for a in var]

@@ -80,6 +80,23 @@ def hidden_from(state: State, seat: int) -> HiddenInfo:
                       texts=frozenset(state.hidden_texts(seat)))
 
 
+def visible_note(state: State, note: Any, seat: int | None) -> Any:
+    """A step's note as ``seat`` may read it at ``state``: as written, unless it names a card
+    hidden from ``seat`` or quotes a hidden action, when it is withheld (a short string says
+    so). Notes are the annotator's words, written for everyone; this keeps a seat view from
+    showing through a note what the seat cannot see."""
+    if seat is None or note is None:
+        return note
+    texts = list(note.values()) if isinstance(note, dict) else [note]
+    hidden = hidden_from(state, seat)
+    quoted = {text for _, text in hidden.texts}
+    if any(hidden.leaks(t) or any(q in t for q in quoted) for t in texts if isinstance(t, str)):
+        names = getattr(state, "names", None)
+        who = names[seat] if names else f"seat {seat}"
+        return f"(note withheld: it names what {who} cannot see at this step)"
+    return note
+
+
 def visible_variations(state: State, variations: Sequence[Sequence[tuple[int, str]]],
                        seat: int | None) -> list[list[str]]:
     """The alternative lines stored at the step after ``state``, as ``seat`` may see them.
@@ -106,4 +123,4 @@ def visible_variations(state: State, variations: Sequence[Sequence[tuple[int, st
 
 
 __all__ = ["HIDDEN_CARD", "HiddenInfo", "hidden_from", "seat_position", "visible_action",
-           "visible_variations"]
+           "visible_note", "visible_variations"]

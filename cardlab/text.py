@@ -10,6 +10,7 @@ Hand 1 — Brad deals 5 cards each; trump black
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .cursor import Cursor
@@ -59,13 +60,29 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
     ``… (revealed)`` follows at the step where the seat learns it (all have bid, the hat is
     found).
     """
+    return "\n".join(line for _, lines in render_steps(replay, seat, lang, notes)
+                     for line in lines)
+
+
+def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
+                 notes: bool = True) -> Iterator[tuple[int | None, list[str]]]:
+    """The lines of :func:`render`, step by step: ``(step, lines)`` with the cursor's step
+    number, what was written when that step was reached; ``None`` for the title and the
+    final result.
+
+    >>> import cardlab
+    >>> review = cardlab.load("replays/norwegian-review.json")
+    >>> dict(render_steps(review, seat=3, notes=False))[1]
+    ['  Brad: hat -10']
+    """
     seats = replay.seats
     title = replay.meta.get("title") or f"{replay.rules.title}"
-    lines = [title, "Seats: " + ", ".join(seats)]
+    yield None, [title, "Seats: " + ", ".join(seats)]
     cursor = Cursor(replay, seat=seat)
     done_tricks = 0
     redacted: list[tuple[int, str, str]] = []  # (actor, text, as shown) of hidden actions
     for index in range(len(cursor)):
+        lines: list[str] = []
         cursor.goto(index)
         pos = cursor.position
         step = cursor.step
@@ -114,9 +131,9 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
                 lines.append(f"  Totals: {totals}")
             else:
                 lines.append("  (hand not finished)")
+        yield index, lines
     if replay.totals is not None:
         winners = [seats[s] for s in replay.rules.winners(replay.totals)]
         final = ", ".join(f"{s} {v}" for s, v in zip(seats, replay.totals, strict=True))
-        lines.append(f"Final: {final} — {' and '.join(winners)} "
-                     f"{'win' if len(winners) > 1 else 'wins'}")
-    return "\n".join(lines)
+        yield None, [f"Final: {final} — {' and '.join(winners)} "
+                     f"{'win' if len(winners) > 1 else 'wins'}"]
