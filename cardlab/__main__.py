@@ -1,5 +1,8 @@
 """``python -m cardlab`` is the ``cardlab`` command."""
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the modules load: the same exit as during a command
+    raise SystemExit(130) from None
 
 main()

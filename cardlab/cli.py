@@ -1,6 +1,8 @@
 """The ``cardlab`` command line: play a game with bots, show a replay, validate a replay.
 
-Bad input prints one line naming where and why, and exits 2.
+Bad input prints one line naming where and why, and exits 2: a bad file, a bad option, a file
+that cannot be read or written. Ctrl-C exits 130; a closed pipe (``cardlab show x | head``)
+ends quietly with 141, as for any program killed by SIGPIPE.
 
     cardlab play bobs-hat --players 4 --seed 7 --option hands=3 --out game.json
     cardlab show game.json --seat Brad
@@ -11,15 +13,19 @@ Bad input prints one line naming where and why, and exits 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .bots import KINDS, make_bot
-from .errors import CardlabError
+from .errors import CardlabError, OptionError
+from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
-from .replay import load, new_game
+from .replay import Action, Replay, load, new_game
 from .text import render
+
+MAX_SEED_CHARS = 100  # a seed is typed by a person; a longer one is a mistake (a pasted file)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,7 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="bots play a whole game and write the replay")
     play.add_argument("game")
     play.add_argument("--players", type=int)
-    play.add_argument("--seed", default="0", help="any integer or text (default 0)")
+    play.add_argument("--seed", default="0",
+                      help=f"an integer or a text of at most {MAX_SEED_CHARS} characters "
+                           "(default 0)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--bots", default="heuristic",
                       help=f"one of {', '.join(KINDS)} for all seats, or one per seat, "
@@ -43,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="the replay as text, trick by trick, with scores")
     show.add_argument("file")
     show.add_argument("--seat", help="show only what this seat could see")
-    show.add_argument("--lang", default="en", help="language of the notes (default en)")
+    show.add_argument("--lang", help="language of the notes (default en, else the first)")
     validate = sub.add_parser("validate", help="check a replay against the schema and rules")
     validate.add_argument("file")
     sub.add_parser("games", help="list the games and their options")
@@ -51,38 +59,90 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _seed(text: str) -> int | str:
+    """``--seed``: an integer if it reads as one, else the text itself."""
+    if not text.strip():
+        raise OptionError("--seed is empty; give an integer or a short text")
+    if len(text) > MAX_SEED_CHARS:
+        raise OptionError(f"--seed is {len(text)} characters long; a seed has at most "
+                          f"{MAX_SEED_CHARS}")
+    if not text.isprintable():
+        raise OptionError(f"--seed {text!r} holds a control character")
     try:
         return int(text)
     except ValueError:
         return text
 
 
+def _seats(text: str | None) -> list[str] | None:
+    """``--seats A,B,C``; the names themselves are checked by :func:`cardlab.new_game`."""
+    return None if text is None else text.split(",")
+
+
+def note_languages(replay: Replay) -> list[str]:
+    """The languages of the replay's notes, walking every line without recursion."""
+    found: set[str] = set()
+    lines: list[list[Action]] = [hand.actions for hand in replay.hands]
+    notes: list[Any] = [hand.note for hand in replay.hands]
+    while lines:
+        for action in lines.pop():
+            notes.append(action.note)
+            lines.extend(action.variations)
+    for note in notes:
+        if isinstance(note, dict):
+            found.update(note)
+    return sorted(found, key=lambda lang: (lang != "en", lang))
+
+
+def _lang(replay: Replay, file: str, lang: str | None) -> str:
+    if lang is None:
+        return "en"
+    languages = note_languages(replay)
+    if lang not in languages:
+        have = (f"its notes are in {', '.join(languages)}" if languages
+                else "its notes are not written per language")
+        raise OptionError(f"{file}: no notes in language {lang!r}; {have}")
+    return lang
+
+
+def _seat(replay: Replay, file: str, seat: str | None) -> int | None:
+    if seat is None:
+        return None
+    if seat not in replay.seats:
+        raise OptionError(f"{file}: no seat {seat!r}; the seats are {', '.join(replay.seats)}")
+    return replay.seats.index(seat)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
         options: dict[str, Any] = dict(parse_option_pairs(args.option))
-        seats = args.seats.split(",") if args.seats else None
+        for name in ("game", "seed", "seats", "meta"):  # new_game's own keywords
+            if name in options:
+                raise OptionError(f"{name} is not a rules option"
+                                  + (f"; use --{name}" if name in ("seed", "seats") else ""))
+        if "players" in options and args.players is not None:
+            raise OptionError("the number of players is given twice: --players and "
+                              "--option players")
+        players = options.pop("players", args.players)
         seed = _seed(args.seed)
-        table = new_game(args.game, players=args.players, seed=seed, seats=seats, **options)
+        table = new_game(args.game, players=players, seed=seed, seats=_seats(args.seats),
+                         **options)
         kinds = args.bots.split(",")
         if len(kinds) not in (1, len(table.seats)):
-            raise CardlabError(f"--bots names {len(kinds)} bots for {len(table.seats)} seats")
+            raise OptionError(f"--bots names {len(kinds)} bots for {len(table.seats)} seats")
         kinds = kinds * len(table.seats) if len(kinds) == 1 else kinds
-        table.play([make_bot(kind.strip(), args.game, seed=f"{seed}/{seat}")
-                    for seat, kind in enumerate(kinds)])
+        bots = [make_bot(kind.strip(), args.game, seed=f"{seed}/{seat}")
+                for seat, kind in enumerate(kinds)]
+        check_target(args.out)  # before the game is played, not after
+        table.play(bots)
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
         print(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
     elif args.command == "show":
         replay = load(args.file)
-        seat = None
-        if args.seat is not None:
-            if args.seat not in replay.seats:
-                raise CardlabError(f"{args.file}: no seat {args.seat!r}; the seats are "
-                                   f"{', '.join(replay.seats)}")
-            seat = replay.seats.index(args.seat)
-        print(render(replay, seat=seat, lang=args.lang))
+        seat = _seat(replay, args.file, args.seat)
+        print(render(replay, seat=seat, lang=_lang(replay, args.file, args.lang)))
     elif args.command == "validate":
         replay = load(args.file)
         actions = sum(len(h.actions) for h in replay.hands)
@@ -94,18 +154,39 @@ def run(argv: Sequence[str] | None = None) -> int:
             for option in info.options:
                 choices = f" [{'|'.join(map(str, option.choices))}]" if option.choices else ""
                 print(f"  {option.name}={option.default}{choices}  {option.doc}")
+    sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def _os_error(err: OSError) -> str:
+    where = err.filename if err.filename not in (None, "") else None
+    return f"{os.fsdecode(where)}: {reason(err)}" if where is not None else reason(err)
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Run the command line and exit: 0 done, 2 bad input, 130 interrupted, 141 closed pipe."""
     try:
         code = run(argv)
-    except CardlabError as err:
-        print(f"cardlab: error: {err}", file=sys.stderr)
-        code = 2
+    except CardlabError as err:  # before OSError: a SaveError is both
+        code = _fail(str(err))
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python's exit-time flush
+        # from raising again on the closed pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 141
+    except OSError as err:
+        code = _fail(_os_error(err))
     except KeyboardInterrupt:
         code = 130
     sys.exit(code)
+
+
+def _fail(message: str) -> int:
+    # One line, whatever the message holds (a name from a file may carry a newline).
+    line = " ".join(message.splitlines())
+    print(f"cardlab: error: {line}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -155,6 +155,37 @@ def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8")
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace the file at ``path`` with ``data`` atomically (see the module's docstring)."""
+    real, shown = _resolve(path)
+    try:
+        _write(real, data, shown)
+    except SaveError:
+        raise
+    except OSError as err:
+        raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+def check_target(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`~cardlab.errors.SaveError` now if ``path`` plainly cannot be written.
+
+    A cheap look before long work (the CLI checks ``--out`` before the bots play a whole game):
+    a missing folder, a folder, a name too long, a path under a file. Permission and a full
+    disk show only when writing.
+
+    >>> check_target("docs")
+    Traceback (most recent call last):
+        ...
+    cardlab.errors.SaveError: docs: cannot save: is a folder
+    """
+    real, shown = _resolve(path)
+    try:
+        _preflight(real, shown)
+    except SaveError:
+        raise
+    except OSError as err:
+        raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+def _resolve(path: str | os.PathLike[str]) -> tuple[Path, str]:
     given = os.fspath(path)
     if isinstance(given, bytes):
         given = os.fsdecode(given)
@@ -165,16 +196,11 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     # Follow a symbolic link (chains and dangling links too): the link stays, its target is
     # replaced. The temporary file must sit beside the real target for the rename to be atomic.
     real = Path(os.path.realpath(given)) if os.path.islink(given) else Path(given)
-    shown = given if real == Path(given) else f"{given} (a link to {real})"
-    try:
-        _write(real, data, shown)
-    except SaveError:
-        raise
-    except OSError as err:
-        raise SaveError(reason(err), file=shown, errno=err.errno) from None
+    return real, given if real == Path(given) else f"{given} (a link to {real})"
 
 
-def _write(target: Path, data: bytes, shown: str) -> None:
+def _preflight(target: Path, shown: str) -> os.stat_result | None:
+    """The target's status (``None`` if it does not exist yet), once it is known writable."""
     folder = target.parent
     try:
         st: os.stat_result | None = os.stat(target)
@@ -190,8 +216,7 @@ def _write(target: Path, data: bytes, shown: str) -> None:
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise SaveError("is a folder", file=shown, errno=E.EISDIR)
     if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-        _write_stream(target, data, stat.S_ISFIFO(st.st_mode))
-        return
+        return st
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise SaveError("is not a regular file", file=shown)
     if not folder.is_dir():
@@ -203,6 +228,15 @@ def _write(target: Path, data: bytes, shown: str) -> None:
         raise SaveError(f"name too long ({len(os.fsencode(target.name))} bytes; the most "
                         f"this file system allows is {_name_max(folder)})", file=shown,
                         errno=E.ENAMETOOLONG)
+    return st
+
+
+def _write(target: Path, data: bytes, shown: str) -> None:
+    st = _preflight(target, shown)
+    if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        _write_stream(target, data, stat.S_ISFIFO(st.st_mode))
+        return
+    folder = target.parent
     _remove_stale(target)
     tmp = folder / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
     fd = -1

@@ -554,7 +554,7 @@ def new_game(game: str, players: int | None = None, seed: int | str | None = Non
                           f"{len(names)}: {names}")
     problem = seat_name_problem(names)
     if problem is not None:
-        raise OptionError(problem[1])
+        raise OptionError(f"seats: {problem[1]}")
     return Table(replay)
 
 
