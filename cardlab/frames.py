@@ -297,7 +297,10 @@ def styled_sheet(replay: Replay, current: int | None = None, hand: int | None = 
             style += "; font-weight: bold"
         return [style] * len(row)
 
-    return df.style.apply(mark, axis=1)
+    # Seat names come from the file: the Styler must show them as text, not markup
+    # (pandas' Styler does not escape unless told to).
+    styler = df.style.format(escape="html").format_index(escape="html", axis=0)
+    return styler.format_index(escape="html", axis=1).apply(mark, axis=1)
 
 
 def _esc(text: str) -> str:

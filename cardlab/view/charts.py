@@ -7,7 +7,10 @@
 - :func:`hat_travels` — who holds Bob's Hat after each trick of a hand;
 - :func:`cards_in_hand` — cards in hand over the turns (Whot).
 
-All numbers come from :mod:`cardlab.frames`, i.e. from replaying the log.
+All numbers come from :mod:`cardlab.frames`, i.e. from replaying the log. plotly reads tags
+such as ``<b>``, ``<br>`` and ``<a href>`` in titles, legend names, tick labels and hover text,
+so every string from the file (seat names) goes in through :func:`label`: a seat called
+``<b>Ann</b>`` shows as typed, not in bold.
 """
 
 from __future__ import annotations
@@ -25,6 +28,19 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 
 def _go() -> Any:
     return require("plotly.graph_objects")
+
+
+def label(text: object) -> str:
+    """Text from a file, escaped for plotly's pseudo-HTML (which shows the entities as text).
+
+    >>> label('<img src=x onerror="alert(1)"> & co')
+    '&lt;img src=x onerror="alert(1)"&gt; &amp; co'
+    """
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _labels(replay: Replay) -> list[str]:
+    return [label(name) for name in replay.seats]
 
 
 def hand_word(replay: Replay) -> str:
@@ -79,7 +95,7 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
     go = _go()
     xs, series, ticks = _series(replay, hand, path, results)
     fig = go.Figure()
-    for s, name in enumerate(replay.seats):
+    for s, name in enumerate(_labels(replay)):
         fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
                                  line={"color": PALETTE[s % len(PALETTE)]}))
     word = hand_word(replay)
@@ -104,7 +120,7 @@ def score_components(replay: Replay) -> Any:
         part = df[df["component"] == component]
         if component == "renege" and not part["points"].any():
             continue
-        fig.add_trace(go.Bar(x=[part["hand"].tolist(), part["seat"].tolist()],
+        fig.add_trace(go.Bar(x=[part["hand"].tolist(), [label(n) for n in part["seat"]]],
                              y=part["points"].tolist(), name=component,
                              marker_color=colours.get(component)))
     fig.update_layout(barmode="relative")
@@ -122,7 +138,7 @@ def bid_success(replay: Replay) -> Any:
         made = int(mine["made"].sum())
         rates.append(made / len(mine) if len(mine) else 0.0)
         texts.append(f"{made}/{len(mine)}")
-    fig = go.Figure(go.Bar(x=list(replay.seats), y=rates, text=texts, textposition="auto",
+    fig = go.Figure(go.Bar(x=_labels(replay), y=rates, text=texts, textposition="auto",
                            marker_color=[PALETTE[s % len(PALETTE)]
                                          for s in range(len(replay.seats))]))
     fig.update_yaxes(range=[0, 1], tickformat=".0%")
@@ -141,7 +157,7 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
         per[winner] = per.get(winner, 0) + 1
     fig = go.Figure()
     for suit, per in sorted(counts.items()):
-        fig.add_trace(go.Bar(x=list(replay.seats), y=[per.get(n, 0) for n in replay.seats],
+        fig.add_trace(go.Bar(x=_labels(replay), y=[per.get(n, 0) for n in replay.seats],
                              name=suit, marker_color=SWATCH.get(suit)))
     fig.update_layout(barmode="stack")
     where = "the game" if hand is None else f"{hand_word(replay)} {hand + 1}"
@@ -154,12 +170,14 @@ def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
     df = frames.tricks(replay, hand, path)
     xs = [0] + df["trick"].tolist()
     nobody = "(nobody)"
-    ys = [nobody] + [h if isinstance(h, str) else nobody for h in df.get("hat_holder", [])]
-    texts = [""] + [f"{w} takes {c}" for w, c in zip(df["winner"], df["cards"], strict=True)]
+    ys = [nobody] + [label(h) if isinstance(h, str) else nobody
+                     for h in df.get("hat_holder", [])]
+    texts = [""] + [f"{label(w)} takes {label(c)}"
+                    for w, c in zip(df["winner"], df["cards"], strict=True)]
     fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", line_shape="hv",
                                text=texts, hovertemplate="after trick %{x}: %{y}<br>%{text}",
                                marker={"size": 10, "color": "#6b4b2a"}, name="hat"))
-    fig.update_yaxes(categoryorder="array", categoryarray=[nobody, *replay.seats])
+    fig.update_yaxes(categoryorder="array", categoryarray=[nobody, *_labels(replay)])
     fig.update_xaxes(dtick=1)
     return _layout(fig, f"Bob's Hat's travels in hand {hand + 1}", "after trick", "held by")
 
@@ -172,7 +190,7 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
     for s, name in enumerate(replay.seats):
         mine = df[df["seat"] == name]
         fig.add_trace(go.Scatter(x=mine["step"].tolist(), y=mine["held"].tolist(),
-                                 mode="lines", name=name, line_shape="hv",
+                                 mode="lines", name=label(name), line_shape="hv",
                                  line={"color": PALETTE[s % len(PALETTE)]}))
     starts = df[(df["index"] == 0) & (df["seat"] == replay.seats[0])]
     for step, number in zip(starts["step"], starts["hand"], strict=True):
@@ -183,4 +201,4 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
 
 
 __all__ = ["score_evolution", "score_components", "bid_success", "cards_taken",
-           "hat_travels", "cards_in_hand", "score_series", "hand_word"]
+           "hat_travels", "cards_in_hand", "score_series", "hand_word", "label"]
