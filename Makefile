@@ -2,7 +2,8 @@
 # headers for the compiled kernel (without them it runs as Python, and `make test` says so);
 # everything else is installed into ./.venv from the package registries.
 #
-#   make lab     JupyterLab on notebooks/ (LAB_ARGS="--port 9999 --no-browser" to pass options)
+#   make lab     JupyterLab at the repository root, on the walkthrough notebook
+#                (LAB_ARGS="--port 9999 --no-browser" to pass options)
 #   make test    ruff + mypy + pytest (tests/ and, when there are any, notebooks/ via nbval)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
@@ -59,9 +60,11 @@ $(VENV)/.stamp-bench: $(INSTALL_INPUTS) | $(PY)
 	touch $@
 
 # --- targets -------------------------------------------------------------------------
+# The server's root is the repository (the file browser sees the notebooks, the example
+# replays, docs/), and JupyterLab opens on the walkthrough; kernels run in notebooks/.
+LAB_NOTEBOOK := notebooks/01-norwegian-walkthrough.ipynb
 lab: $(VENV)/.stamp-notebook
-	mkdir -p notebooks
-	$(VENV)/bin/jupyter lab $(ROOT_ARGS) $(LAB_ARGS) notebooks/
+	$(VENV)/bin/jupyter lab $(ROOT_ARGS) "--ServerApp.root_dir=$(CURDIR)" $(LAB_ARGS) $(LAB_NOTEBOOK)
 
 test: lint typecheck pytest
 
