@@ -13,7 +13,7 @@ With ``seat``, every position is that seat's view (:mod:`cardlab.seatview`): oth
 hidden choices and secret bids are left out, and the step's action reads as that seat saw it.
 
 >>> import cardlab
->>> replay = cardlab.load("replays/norwegian-review.json")
+>>> replay = cardlab.example("norwegian-review")
 >>> cur = Cursor(replay)
 >>> cur.goto_trick(hand=1, trick=1).position["trick"]["cards"][0]
 [0, 'blue20']

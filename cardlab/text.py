@@ -4,7 +4,7 @@ Computed from cursor positions alone, so it works for every game: trick-taking g
 line per trick (who led, the cards, who won and why); other games a line per action.
 
 >>> import cardlab
->>> print(render(cardlab.load("replays/norwegian-review.json")).splitlines()[2])
+>>> print(render(cardlab.example("norwegian-review")).splitlines()[2])
 Hand 1 — Brad deals 5 cards each; trump black
 """
 
@@ -71,7 +71,7 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
     final result.
 
     >>> import cardlab
-    >>> review = cardlab.load("replays/norwegian-review.json")
+    >>> review = cardlab.example("norwegian-review")
     >>> dict(render_steps(review, seat=3, notes=False))[1]
     ['  Brad: hat -10']
     """
