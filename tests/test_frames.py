@@ -220,8 +220,98 @@ def test_a_missing_extra_names_the_pip_command():
 
 def test_importing_cardlab_and_its_view_stays_light():
     code = ("import sys, cardlab, cardlab.frames, cardlab.explore, cardlab.view, "
-            "cardlab.view.table\n"
+            "cardlab.view.charts\n"
             "print(sorted(m for m in ('pandas', 'plotly', 'ipywidgets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- linear time: each frame walks each hand once ------------------------------------------------
+
+def _long_whot() -> cardlab.Replay:
+    """One Whot game of 2,000 actions: players who draw whenever they may."""
+    import random
+
+    table = cardlab.new_game("whot", players=3, seed=4, rubber="single")
+    rng = random.Random(1)
+    while table.state.to_act() >= 0 and len(table.replay.hands[0].actions) < 2000:
+        texts = table.state.legal_texts()
+        table.act("draw" if "draw" in texts and rng.random() < 0.93 else rng.choice(texts))
+    return cardlab.loads(table.replay.to_json())
+
+
+def _with_variation(replay: cardlab.Replay) -> tuple[cardlab.Replay, tuple]:
+    from cardlab import explore
+
+    state = explore.line_state(replay, 1, (), 2)
+    other = next(t for t in state.legal_texts() if t != replay.hands[0].actions[2].act)
+    return replay, explore.branch(replay, hand=1, index=2, action=other, bots="random").path
+
+
+FRAME_FUNCTIONS = {
+    "walk": lambda r, h, p: list(frames.walk(r, h, p)),
+    "positions": lambda r, h, p: list(frames.positions(r, h, p)),
+    "hand_results_list": frames.hand_results_list,
+    "hand_results": frames.hand_results,
+    "sheet_rows": frames.sheet_rows,
+    "score_sheet": frames.score_sheet,
+    "styled_sheet": lambda r, h, p: frames.styled_sheet(r, 1, h, p).to_html(),
+    "score_components": lambda r, h, p: frames.score_components(r),
+    "bid_results": lambda r, h, p: frames.bid_results(r),
+    "play_rows": frames.play_rows,
+    "plays": frames.plays,
+    "tricks": frames.tricks,
+    "steps": lambda r, h, p: frames.steps(r, "en", h, p),
+    "seat_steps": frames.seat_steps,
+}
+
+
+@pytest.fixture(scope="module")
+def long_games() -> list[cardlab.Replay]:
+    return [_long_whot(), *_with_variation(cardlab.loads(_full_game_json()))]
+
+
+def _full_game_json() -> str:
+    table = cardlab.new_game("bobs-hat", players=4, seed=31)
+    table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
+    return table.replay.to_json()
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_FUNCTIONS))
+def test_frames_replay_each_action_once(name, long_games, monkeypatch):
+    """Work is counted, not timed: the engine calls a frame makes are at most a small
+    constant per action, so a 2,000-action hand is not replayed from its deal at each step."""
+    whot, review_like, path = long_games
+    calls: dict[str, int] = {}
+
+    def counting(cls: type, method: str) -> None:
+        original = getattr(cls, method)
+
+        def counted(self, *args, **kwargs):
+            calls[method] = calls.get(method, 0) + 1
+            return original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, method, counted)
+
+    for replay in (whot, review_like):
+        cls = type(replay.new_state())
+        for method in ("apply", "apply_chance", "clone", "snapshot", "legal_actions"):
+            counting(cls, method)
+    counting(cardlab.Replay, "line")
+    for replay, hand, line in ((whot, None, ()), (review_like, None, ()),
+                               (review_like, 0, path)):
+        calls.clear()
+        FRAME_FUNCTIONS[name](replay, hand, line)
+        actions = sum(len(h.actions) for h in replay.hands)
+        if line:
+            actions += len(replay.line(0, line))
+        steps = actions + len(replay.hands)
+        where = f"{name} on {replay.game} ({actions} actions), path {line}"
+        assert actions >= 400, where
+        assert 0 < calls.get("apply", 0) <= actions, (where, calls)
+        assert calls.get("apply_chance", 0) <= len(replay.hands) + 1, (where, calls)
+        assert calls.get("clone", 0) <= len(replay.hands), (where, calls)
+        assert calls.get("snapshot", 0) <= steps + len(replay.hands), (where, calls)
+        assert calls.get("legal_actions", 0) <= 2 * steps, (where, calls)
+        assert calls.get("line", 0) <= 2 * len(replay.hands), (where, calls)
