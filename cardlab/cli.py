@@ -25,6 +25,7 @@ from .game import get_game, list_games, parse_option_pairs
 from .replay import Action, Replay, load, new_game
 from .text import render
 
+STDOUT = "standard output"
 MAX_SEED_CHARS = 100  # a seed is typed by a person; a longer one is a mistake (a pasted file)
 
 
@@ -138,24 +139,35 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        print(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
+        _say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
     elif args.command == "show":
         replay = load(args.file)
         seat = _seat(replay, args.file, args.seat)
-        print(render(replay, seat=seat, lang=_lang(replay, args.file, args.lang)))
+        _say(render(replay, seat=seat, lang=_lang(replay, args.file, args.lang)))
     elif args.command == "validate":
         replay = load(args.file)
         actions = sum(len(h.actions) for h in replay.hands)
-        print(f"{args.file}: valid {get_game(replay.game).title} replay, "
+        _say(f"{args.file}: valid {get_game(replay.game).title} replay, "
               f"{len(replay.hands)} hands, {actions} actions")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):
-            print(f"{name}: {info.title}")
+            _say(f"{name}: {info.title}")
             for option in info.options:
                 choices = f" [{'|'.join(map(str, option.choices))}]" if option.choices else ""
-                print(f"  {option.name}={option.default}{choices}  {option.doc}")
-    sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
+                _say(f"  {option.name}={option.default}{choices}  {option.doc}")
     return 0
+
+
+def _say(text: str) -> None:
+    """Print a result; a failure to write it names standard output (``> /dev/full``)."""
+    try:
+        print(text)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        err.filename = STDOUT
+        raise
 
 
 def _os_error(err: OSError) -> str:
@@ -170,16 +182,23 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except CardlabError as err:  # before OSError: a SaveError is both
         code = _fail(str(err))
     except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python's exit-time flush
-        # from raising again on the closed pipe.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()  # the reader went away (``| head``): stop quietly
         code = 141
     except OSError as err:
+        if err.filename == STDOUT:
+            _drop_stdout()
         code = _fail(_os_error(err))
     except KeyboardInterrupt:
         code = 130
     sys.exit(code)
+
+
+def _drop_stdout() -> None:
+    # What is still buffered cannot be written either: send it nowhere, so Python's flush at
+    # exit does not fail a second time with a traceback of its own.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _fail(message: str) -> int:

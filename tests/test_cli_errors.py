@@ -231,3 +231,13 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert err == b""
     assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("args", [["games"], ["show", str(REVIEW)], ["validate", str(REVIEW)]])
+def test_a_full_disk_behind_standard_output_is_one_line(args, tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "cardlab", *args], stdout=full,
+                                stderr=subprocess.PIPE, text=True, env=env, timeout=60)
+    assert result.stderr == "cardlab: error: standard output: disk full\n"
+    assert result.returncode == 2
