@@ -1,0 +1,100 @@
+"""JavaScript read-outs of the viewer's DOM (the class names of docs' viewer contract), shared
+by the Lab, page and injection tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# What the viewer shows, read from the DOM of the root `.cardlab-viewer` passed in.
+SHOWN = """(root) => {
+    const seats = {};
+    for (const box of root.querySelectorAll('.cardlab-seat')) {
+        const cards = Array.from(box.querySelectorAll('.cardlab-hand .cardlab-card'));
+        seats[box.dataset.seat] = {
+            codes: cards.filter((c) => c.hasAttribute('data-code')).map((c) => c.dataset.code),
+            backs: cards.filter((c) => c.classList.contains('cardlab-back')).length,
+            backsWithCode: cards.filter((c) => c.classList.contains('cardlab-back') &&
+                                                c.hasAttribute('data-code')).length,
+            name: (box.querySelector('.cardlab-seat-name') || {}).textContent || null,
+        };
+    }
+    const text = (selector) => {
+        const el = root.querySelector(selector);
+        return el ? el.textContent : null;
+    };
+    return {
+        step: Number(root.dataset.step),
+        seat: root.dataset.seat,
+        line: Number(root.dataset.line),
+        seats,
+        trick: Array.from(root.querySelectorAll('.cardlab-trick .cardlab-card[data-code]'))
+            .map((c) => ({code: c.dataset.code, seat: c.dataset.seat,
+                          leader: c.classList.contains('cardlab-leader')})),
+        current: Array.from(root.querySelectorAll('.cardlab-move.cardlab-current'))
+            .map((m) => Number(m.dataset.step)),
+        note: text('.cardlab-note'),
+        status: text('.cardlab-status'),
+        whatif: Array.from(root.querySelectorAll('select.cardlab-whatif option'))
+            .map((o) => ({value: o.value, text: o.textContent})),
+        // face-up cards a reader cannot name: no accessible name, or no printed mark (the
+        // shape or suit that makes a colour readable without colour)
+        faceless: Array.from(root.querySelectorAll('.cardlab-card[data-code]'))
+            .filter((c) => !c.getAttribute('aria-label') ||
+                           !(c.querySelector('.cardlab-mark') || {}).textContent)
+            .map((c) => c.dataset.code),
+        html: root.outerHTML,
+        seatsHtml: Array.from(root.querySelectorAll('.cardlab-seat, .cardlab-trick'))
+            .map((el) => el.outerHTML).join(''),
+    };
+}"""
+
+# The movie that reached the browser (the model's data, not the DOM).
+MOVIE = "(root) => root.cardlabModel.get('movie')"
+
+# Is every seat box inside what can be seen? The visible box is the window clipped by every
+# ancestor that scrolls or clips (in JupyterLab the notebook scrolls inside its own panel, not
+# the window). A seat is inside when its bounding box lies in that visible box (1 px slack for
+# sub-pixel rounding). Buttons whose text does not fit (scrollWidth > clientWidth) are listed.
+FIT = """(root) => {
+    const table = root.querySelector('.cardlab-table') || root;
+    table.scrollIntoView({block: 'start', inline: 'nearest'});
+    let visible = {left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight};
+    for (let el = table.parentElement; el && el !== document.documentElement;
+         el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (/(auto|scroll|hidden|clip)/.test(style.overflowX + style.overflowY)) {
+            const r = el.getBoundingClientRect();
+            visible = {left: Math.max(visible.left, r.left), top: Math.max(visible.top, r.top),
+                       right: Math.min(visible.right, r.right),
+                       bottom: Math.min(visible.bottom, r.bottom)};
+        }
+    }
+    const outside = [];
+    for (const box of root.querySelectorAll('.cardlab-seat')) {
+        const r = box.getBoundingClientRect();
+        if (r.left < visible.left - 1 || r.right > visible.right + 1 ||
+                r.top < visible.top - 1 || r.bottom > visible.bottom + 1) {
+            outside.push({seat: box.dataset.seat, left: r.left, right: r.right, top: r.top,
+                          bottom: r.bottom});
+        }
+    }
+    const truncated = Array.from(root.querySelectorAll('button'))
+        .filter((b) => b.offsetParent !== null && b.scrollWidth > b.clientWidth)
+        .map((b) => ({cls: b.className, text: b.textContent, scrollWidth: b.scrollWidth,
+                      clientWidth: b.clientWidth}));
+    return {visible, outside, truncated,
+            seats: root.querySelectorAll('.cardlab-seat').length,
+            table: table.getBoundingClientRect().toJSON()};
+}"""
+
+
+def shown(root: Any) -> dict[str, Any]:
+    """What the viewer (a Playwright locator of `.cardlab-viewer`) shows now."""
+    return root.evaluate(SHOWN)
+
+
+def wait_step(page: Any, root_selector: str, step: int, timeout: int = 10_000) -> None:
+    page.wait_for_function(
+        "([sel, step]) => { const r = document.querySelector(sel);"
+        " return r && Number(r.dataset.step) === step; }", arg=[root_selector, step],
+        timeout=timeout)
