@@ -78,3 +78,28 @@ def test_a_tampered_file_names_the_place(tmp_path):
     line = result.stderr.strip()
     assert "$.hands[0].actions[6].act" in line and "hand 1, step 7, seat Remo" in line
     assert "Remo must follow blue, the suit led: Remo holds blue14" in line
+
+
+def test_play_writes_through_a_link_with_names_that_have_spaces(tmp_path):
+    target = tmp_path / "games" / "real.json"
+    target.parent.mkdir()
+    link = tmp_path / "latest.json"
+    link.symlink_to(target)
+    result = cli("play", "bobs-hat", "--option", "hands=1", "--seats", "Ann Lee,Bo,Kåre,Di",
+                 "--out", str(link))
+    assert result.returncode == 0 and result.stderr == ""
+    assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["seats"] == [
+        "Ann Lee", "Bo", "Kåre", "Di"]
+    shown = cli("show", str(link), "--seat", "Ann Lee")
+    assert shown.returncode == 0 and "Ann Lee" in shown.stdout
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["games", "latest.json", "real.json"]
+
+
+def test_a_bad_out_is_refused_before_the_game_is_played(tmp_path, monkeypatch):
+    import cardlab.replay
+
+    played = []
+    monkeypatch.setattr(cardlab.replay.Table, "play", lambda self, bots: played.append(1))
+    with pytest.raises(SystemExit) as code:
+        main(["play", "bobs-hat", "--out", str(tmp_path / "missing" / "x.json")])
+    assert code.value.code == 2 and played == []
