@@ -45,6 +45,10 @@ from .errors import SaveError
 TEMP_MARK = ".cardlab-tmp-"
 STALE_AFTER = 15 * 60  # seconds: no real save takes this long, so its writer is gone
 _NAME_MAX = 255  # bytes; the limit of every common file system, used if pathconf cannot say
+# Flags some systems lack (Windows): without them the same steps run, a little less guarded.
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 _REASONS = {
     E.EACCES: "permission denied",
@@ -52,7 +56,6 @@ _REASONS = {
     E.EISDIR: "is a folder",
     E.ENAMETOOLONG: "name too long",
     E.ENOSPC: "disk full",
-    E.EDQUOT: "disk quota exceeded",
     E.EROFS: "read-only file system",
     E.ELOOP: "too many levels of symbolic links",
     E.EFBIG: "file too large",
@@ -60,6 +63,8 @@ _REASONS = {
     E.ENXIO: "nothing is reading from it",
     E.ETXTBSY: "the file is busy",
 }
+if hasattr(E, "EDQUOT"):  # not on Windows
+    _REASONS[E.EDQUOT] = "disk quota exceeded"
 
 
 def reason(err: OSError) -> str:
@@ -242,7 +247,7 @@ def _write(target: Path, data: bytes, shown: str) -> None:
     fd = -1
     try:
         # 0o666: the kernel applies the umask (and a default ACL), as for any new file.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW,
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW,
                      0o666)
         if st is not None:
             _keep_owner_and_mode(fd, st)
@@ -279,7 +284,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _write_stream(target: Path, data: bytes, fifo: bool) -> None:
     # O_NONBLOCK so a FIFO nobody reads fails at once (ENXIO) instead of hanging.
-    fd = os.open(target, os.O_WRONLY | os.O_CLOEXEC | (os.O_NONBLOCK if fifo else 0))
+    fd = os.open(target, os.O_WRONLY | _CLOEXEC | (os.O_NONBLOCK if fifo else 0))
     try:
         if fifo:
             os.set_blocking(fd, True)
@@ -290,7 +295,7 @@ def _write_stream(target: Path, data: bytes, fifo: bool) -> None:
 
 def _fsync_folder(folder: Path) -> None:
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        fd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     except OSError:
         return  # a folder we may write but not open: the rename is done all the same
     try:
