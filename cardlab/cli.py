@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check a replay against the schema and rules")
     validate.add_argument("file")
     sub.add_parser("games", help="list the games and their options")
+    page = sub.add_parser("html", help="the replay as one offline HTML page with the viewer")
+    page.add_argument("file")
+    page.add_argument("--seat", help="the page holds only what this seat could see")
+    page.add_argument("--lang", help="language of the notes shown first")
+    page.add_argument("-o", "--out", help="where to write the page (default: FILE with .html)")
     return parser
 
 
@@ -149,6 +154,15 @@ def run(argv: Sequence[str] | None = None) -> int:
         actions = sum(len(h.actions) for h in replay.hands)
         _say(f"{args.file}: valid {get_game(replay.game).title} replay, "
               f"{len(replay.hands)} hands, {actions} actions")
+    elif args.command == "html":
+        from .view.page import write_page  # the view layer, only for this command
+
+        replay = load(args.file)
+        out = args.out or os.path.splitext(args.file)[0] + ".html"
+        check_target(out)
+        write_page(replay, out, seat=_seat(replay, args.file, args.seat),
+                   lang=_lang(replay, args.file, args.lang) if args.lang else None)
+        _say(f"wrote {out}")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):
             _say(f"{name}: {info.title}")

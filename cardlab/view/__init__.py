@@ -1,11 +1,18 @@
-"""The notebook view of cardlab: the replay viewer, card tiles and plotly charts.
+"""The notebook view of cardlab: the replay viewer (one front-end for the notebook and the
+standalone page), and plotly charts.
 
-Importing this package is light: ipywidgets and plotly are imported only when the viewer or
-a chart is used; without them a :class:`cardlab.frames.MissingExtraError` names the pip
+- :mod:`cardlab.view.movie`: positions → the JSON movie the front-end draws;
+- :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
+- :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``);
+- :mod:`cardlab.view.charts`: plotly figures;
+- ``viewer.js`` and ``viewer.css``: the front-end.
+
+Importing this package is light: anywidget and plotly are imported only when the viewer or a
+chart is used; without them a :class:`cardlab.frames.MissingExtraError` names the pip
 command (``pip install 'cardlab[notebook]'``).
 
->>> from cardlab.view import card_html
->>> "cl-blue" in card_html("bobs-hat", "blue3")
+>>> from cardlab.view import build_movie, page_html
+>>> callable(build_movie) and callable(page_html)
 True
 """
 
@@ -14,11 +21,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .cards import back_html, card_html
-from .table import render_position, shown_trick
+from .movie import build_movie
+from .page import page_html
 
 _LAZY = {
-    "ReplayViewer": "viewer",
+    "ReplayViewer": "widget",
+    "ReplayWidget": "widget",
     "score_evolution": "charts",
     "score_components": "charts",
     "bid_success": "charts",
@@ -35,6 +43,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
-__all__ = ["ReplayViewer", "back_html", "bid_success", "card_html", "cards_in_hand",
-           "cards_taken", "hat_travels", "render_position", "score_components",
-           "score_evolution", "shown_trick"]
+__all__ = ["ReplayViewer", "ReplayWidget", "bid_success", "build_movie", "cards_in_hand",
+           "cards_taken", "hat_travels", "page_html", "score_components", "score_evolution"]

@@ -20,7 +20,10 @@ from typing import Any
 from .. import frames
 from ..frames import HandResult, hand_results_list, require
 from ..replay import LinePath, Replay
-from .cards import SWATCH
+
+# Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars.
+SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#111",
+          "clubs": "#111", "spades": "#111", "hearts": "#c0392b", "diamonds": "#c0392b"}
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#17becf")

@@ -1,0 +1,697 @@
+// The cardlab viewer: draws a "movie" built by cardlab/view/movie.py (anywidget ESM).
+//
+// The movie holds, per view (everyone or one seat) and per line, the frames of every step and
+// the move list; every text in it was written in Python. This module only lays them out, and
+// steps, jumps and switches views in the browser. It restates no rule of any game. Every
+// string that came from a replay is inserted with textContent, never as markup.
+//
+// The same module runs in JupyterLab (anywidget gives `model`) and in the standalone page
+// (cardlab/view/page.py gives a small model with get/set/on/off/save_changes/send).
+
+const SVG = "http://www.w3.org/2000/svg";
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+  "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3", "3 6", "6 6"];
+const SPEEDS = [["0.5", "slow"], ["1", "1 step/s"], ["2", "2 steps/s"], ["4", "fast"]];
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  return node;
+}
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// A frame is sent as the keys that changed since the one before (null deletes a key).
+function patch(base, delta) {
+  const out = Object.assign({}, base);
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) delete out[key];
+    else if (isObject(value) && isObject(out[key])) out[key] = patch(out[key], value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function noteIn(note, lang) {
+  if (note === undefined || note === null) return "";
+  if (typeof note === "string") return note;
+  if (typeof note[lang] === "string") return note[lang];
+  const first = Object.values(note).find((v) => typeof v === "string");
+  return first || "";
+}
+
+// A move's text as the viewing seat reads it at `step` (a text may change later).
+function moveText(move, step) {
+  if (typeof move.x === "string") return move.x;
+  let text = null;
+  for (const [from, value] of move.x) if (from <= step) text = value;
+  return text;
+}
+
+function firstStep(move) {
+  return typeof move.x === "string" ? move.s : Math.max(move.s, move.x[0][0]);
+}
+
+// One line of one view, made ready to draw: whole frames and a note per step. A seat's
+// frames may be stored as what differs from everyone's frame at the same step (`base`).
+function prepare(line, base) {
+  const frames = [];
+  let cur = {};
+  line.frames.forEach((delta, i) => {
+    cur = base ? patch(base.frames[i], delta) : patch(cur, delta);
+    frames.push(cur);
+  });
+  const notes = new Array(frames.length).fill(null);
+  for (const hand of line.hands) if (hand.n !== undefined) notes[hand.s] = hand.n;
+  for (const move of line.moves) if (move.n !== undefined) notes[move.s] = move.n;
+  return { data: line, frames, notes };
+}
+
+function card(movie, code, extra) {
+  const face = movie.cards[code];
+  const node = el("span", "cardlab-card" + (extra ? " " + extra : ""));
+  node.dataset.code = code;
+  if (!face) {
+    node.appendChild(el("span", "cardlab-rank", code));
+    return node;
+  }
+  const [rank, mark, colour, hat, name] = face;
+  node.classList.add("cardlab-c-" + colour);
+  node.title = name;
+  node.setAttribute("aria-label", name);
+  node.setAttribute("role", "img");
+  node.appendChild(el("span", "cardlab-rank", rank));
+  node.appendChild(el("span", "cardlab-mark" + (mark.length > 2 ? " cardlab-word" : ""), mark));
+  if (hat) {
+    const icon = svg("svg", { viewBox: "0 0 13 10", class: "cardlab-hatmark", "aria-hidden": "true" });
+    icon.appendChild(svg("path", { d: "M2 7.5C2 2.5 4 1 6.5 1S11 2.5 11 7.5Z" }));
+    icon.appendChild(svg("rect", { x: 1, y: 7, width: 11.5, height: 2.2, rx: 1.1 }));
+    node.appendChild(icon);
+  }
+  return node;
+}
+
+function back() {
+  const node = el("span", "cardlab-card cardlab-back");
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}
+
+function select(cls, label) {
+  const wrap = el("label", "cardlab-field");
+  wrap.appendChild(el("span", "cardlab-field-label", label));
+  const box = el("select", cls);
+  wrap.appendChild(box);
+  return [wrap, box];
+}
+
+function fillSelect(box, options, value) {
+  const key = JSON.stringify(options);
+  if (box.dataset.options !== key) {
+    box.replaceChildren();
+    for (const [val, text] of options) {
+      const option = el("option", null, text);
+      option.value = String(val);
+      box.appendChild(option);
+    }
+    box.dataset.options = key;
+  }
+  box.value = String(value);
+}
+
+function checkbox(cls, label) {
+  const wrap = el("label", "cardlab-field cardlab-check");
+  const box = el("input", cls);
+  box.type = "checkbox";
+  wrap.appendChild(box);
+  wrap.appendChild(el("span", "cardlab-field-label", label));
+  return [wrap, box];
+}
+
+function button(cls, text, label) {
+  const node = el("button", "cardlab-button " + cls, text);
+  node.type = "button";
+  node.title = label;
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
+function themeIsDark(root) {
+  const body = document.body;
+  if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
+    return body.dataset.jpThemeLight === "false";
+  }
+  return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+}
+
+function render({ model, el: host }) {
+  const root = el("div", "cardlab-viewer");
+  root.tabIndex = 0;
+  root.setAttribute("data-lm-suppress-shortcuts", "");
+  root.setAttribute("role", "application");
+  root.setAttribute("aria-label", "card table viewer");
+  root.cardlabModel = model;
+  host.appendChild(root);
+
+  // -- the fixed parts ---------------------------------------------------------------------
+  const head = el("div", "cardlab-head");
+  const title = el("div", "cardlab-title");
+  const subtitle = el("div", "cardlab-subtitle");
+  head.append(title, subtitle);
+
+  const controls = el("div", "cardlab-controls");
+  const first = button("cardlab-first", "|◀", "first step (Home)");
+  const prev = button("cardlab-prev", "◀", "previous step (←)");
+  const next = button("cardlab-next", "▶", "next step (→)");
+  const last = button("cardlab-last", "▶|", "last step (End)");
+  const autoplay = button("cardlab-autoplay", "▶ play", "autoplay (pause keeps the place)");
+  const [speedWrap, speed] = select("cardlab-speed", "speed");
+  fillSelect(speed, SPEEDS, "1");
+  const slider = el("input", "cardlab-slider");
+  slider.type = "range";
+  slider.min = "0";
+  slider.setAttribute("aria-label", "step");
+  const counter = el("span", "cardlab-counter");
+  controls.append(first, prev, next, last, autoplay, speedWrap, slider, counter);
+
+  const options = el("div", "cardlab-options");
+  const [seatWrap, seatSelect] = select("cardlab-seat-select", "seen by");
+  const [langWrap, langSelect] = select("cardlab-lang-select", "notes");
+  const [lineWrap, lineSelect] = select("cardlab-line-select", "line");
+  const [allWrap, showAll] = checkbox("cardlab-show-all", "show all results");
+  const [bigWrap, bigBox] = checkbox("cardlab-big", "big");
+  options.append(seatWrap, langWrap, lineWrap, allWrap, bigWrap);
+
+  const main = el("div", "cardlab-main");
+  const stage = el("div", "cardlab-stage");
+  const table = el("div", "cardlab-table");
+  const centre = el("div", "cardlab-centre");
+  const info = el("div", "cardlab-info");
+  const trump = el("div", "cardlab-trump");
+  const hat = el("div", "cardlab-hat");
+  const call = el("div", "cardlab-call");
+  const trick = el("div", "cardlab-trick");
+  const caption = el("div", "cardlab-trick-caption");
+  const why = el("div", "cardlab-why");
+  const facts = el("div", "cardlab-facts");
+  facts.append(info, trump, hat);
+  centre.append(facts, call, caption, trick, why);
+  table.appendChild(centre);
+  const status = el("div", "cardlab-status");
+  status.setAttribute("aria-live", "polite");
+  const explain = el("div", "cardlab-explain");
+  const note = el("div", "cardlab-note");
+  const result = el("div", "cardlab-result");
+  stage.append(table, status, explain, result, note);
+  const side = el("div", "cardlab-side");
+  side.appendChild(el("div", "cardlab-panel-title", "Moves"));
+  const moves = el("div", "cardlab-moves");
+  side.appendChild(moves);
+  main.append(stage, side);
+
+  const whatif = el("div", "cardlab-whatif-row");
+  const [whatWrap, whatSelect] = select("cardlab-whatif", "what if, instead:");
+  const tryButton = button("cardlab-try", "try it", "play this instead; bots finish the hand");
+  const message = el("span", "cardlab-message");
+  whatif.append(whatWrap, tryButton, message);
+
+  const bottom = el("div", "cardlab-bottom");
+  const sheetBox = el("div", "cardlab-sheet");
+  const chartBox = el("div", "cardlab-chart");
+  bottom.append(sheetBox, chartBox);
+  root.append(head, controls, options, main, whatif, bottom);
+
+  // -- state ---------------------------------------------------------------------------------
+  let movie = null;
+  let prepared = {};       // view key → line index → prepared line
+  let seatBoxes = [];
+  let timer = null;
+  let drawn = "";
+  let moveNodes = [];      // [line, step, node] of the move list shown
+  let movesKey = "";
+
+  const get = (key) => model.get(key);
+  const viewKey = () => get("seat") || "";
+  const hasView = (key) => !!(movie && movie.views && movie.views[key]);
+
+  function line(key = viewKey(), index = get("line") || 0) {
+    if (!hasView(key)) return null;
+    const lines = movie.views[key];
+    const i = Math.min(Math.max(index, 0), lines.length - 1);
+    prepared[key] = prepared[key] || [];
+    if (!prepared[key][i] || prepared[key][i].data !== lines[i]) {
+      const base = lines[i].base !== undefined ? line(lines[i].base, i) : null;
+      prepared[key][i] = prepare(lines[i], base);
+    }
+    return prepared[key][i];
+  }
+
+  function setState(changes) {
+    for (const [key, value] of Object.entries(changes)) model.set(key, value);
+    model.save_changes();
+    draw();
+  }
+
+  function goto(step) {
+    const current = line();
+    if (!current) return;
+    const top = current.frames.length - 1;
+    setState({ step: Math.min(Math.max(step, 0), top) });
+  }
+
+  function jump(steps, direction) {
+    // the next (or previous) start among `steps`; going back from inside a stretch goes to
+    // its own start first, as a chess study's "previous" does
+    const here = get("step");
+    if (direction > 0) {
+      const target = steps.find((s) => s > here);
+      if (target !== undefined) goto(target);
+      else goto(line().frames.length - 1);
+    } else {
+      const before = steps.filter((s) => s < here);
+      goto(before.length ? before[before.length - 1] : 0);
+    }
+  }
+
+  function stopAutoplay() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    autoplay.textContent = "▶ play";
+    autoplay.classList.remove("cardlab-playing");
+    autoplay.setAttribute("aria-pressed", "false");
+  }
+
+  function startAutoplay() {
+    const current = line();
+    if (!current) return;
+    if (get("step") >= current.frames.length - 1) goto(0);
+    autoplay.textContent = "⏸ pause";
+    autoplay.classList.add("cardlab-playing");
+    autoplay.setAttribute("aria-pressed", "true");
+    const every = 1000 / Number(speed.value || "1");
+    timer = setInterval(() => {
+      const now = line();
+      if (!now || get("step") >= now.frames.length - 1) stopAutoplay();
+      else goto(get("step") + 1);
+    }, every);
+  }
+
+  // -- drawing -------------------------------------------------------------------------------
+  function buildSeats() {
+    for (const box of seatBoxes) box.node.remove();
+    seatBoxes = [];
+    const key = viewKey();
+    const place = movie.places[key] || movie.places[""] || Object.values(movie.places)[0];
+    table.style.setProperty("--cl-grid", String(place.size));
+    table.dataset.size = String(place.size);
+    centre.style.gridArea = place.size === 3 ? "2 / 2" : "2 / 2 / 4 / 4";
+    movie.seats.forEach((name, s) => {
+      const node = el("div", "cardlab-seat");
+      node.dataset.seat = name;
+      const [row, col] = place.cells[s];
+      // a seat alone in its row (top or bottom) gets the whole width for its hand
+      const alone = place.cells.filter(([r]) => r === row).length === 1 && row !== 2;
+      node.style.gridArea = alone ? `${row} / 1 / ${row + 1} / -1` : `${row} / ${col}`;
+      node.dataset.row = String(row);
+      node.dataset.col = String(col);
+      const top = el("div", "cardlab-seat-top");
+      const label = el("span", "cardlab-seat-name", name);
+      const badges = el("span", "cardlab-badges");
+      top.append(label, badges);
+      const lines = el("div", "cardlab-seat-info");
+      const hand = el("div", "cardlab-hand");
+      node.append(top, lines, hand);
+      table.insertBefore(node, centre);
+      seatBoxes.push({ node, badges, lines, hand, key: "" });
+    });
+    table.dataset.view = key;
+  }
+
+  function drawSeat(box, data) {
+    const key = JSON.stringify(data);
+    if (box.key === key) return;
+    box.key = key;
+    box.node.classList.toggle("cardlab-acting", (data.b || []).includes("turn"));
+    box.badges.replaceChildren(...(data.b || []).map((kind) =>
+      el("span", "cardlab-badge cardlab-badge-" + kind, movie.badges[kind] || kind)));
+    box.lines.replaceChildren(...(data.i || []).map((text) => el("span", "cardlab-line", text)));
+    const legal = new Set(data.lg || []);
+    if (Array.isArray(data.h)) {
+      box.hand.replaceChildren(...data.h.map((code) =>
+        card(movie, code, legal.has(code) ? "cardlab-legal" : "")));
+      if (!data.h.length) box.hand.appendChild(el("span", "cardlab-empty", "no cards"));
+    } else {
+      const count = Number(data.h || 0);
+      const nodes = [];
+      for (let k = 0; k < count; k++) nodes.push(back());
+      box.hand.replaceChildren(...nodes);
+      box.hand.setAttribute("aria-label", `${count} cards face down`);
+    }
+  }
+
+  function drawCentre(frame, place) {
+    info.textContent = (frame.info || []).join(" · ");
+    trump.replaceChildren();
+    trump.hidden = !frame.tr;
+    if (frame.tr) {
+      if (frame.tr.c) trump.appendChild(card(movie, frame.tr.c, "cardlab-small"));
+      trump.appendChild(el("span", null, frame.tr.t));
+    }
+    hat.hidden = !frame.hat;
+    hat.textContent = frame.hat || "";
+    call.replaceChildren();
+    call.hidden = !frame.call;
+    if (frame.call) {
+      if (frame.call.c) call.appendChild(card(movie, frame.call.c, "cardlab-big-card"));
+      call.appendChild(el("span", null, frame.call.t));
+    }
+    const tk = frame.tk;
+    trick.replaceChildren();
+    trick.hidden = !tk;
+    caption.textContent = tk && tk.cap ? tk.cap : "";
+    why.textContent = tk && tk.why ? tk.why : "";
+    why.hidden = !(tk && tk.why);
+    if (!tk) return;
+    trick.dataset.size = String(place.size);
+    for (const [seat, code] of tk.c) {
+      const classes = [seat === tk.l ? "cardlab-leader" : "", code === tk.w ? "cardlab-won" : ""];
+      const slot = el("div", "cardlab-slot");
+      const [row, col] = place.cells[seat];
+      slot.style.gridArea = `${row} / ${col}`;
+      const node = card(movie, code, classes.filter(Boolean).join(" "));
+      node.dataset.seat = movie.seats[seat];
+      slot.appendChild(node);
+      const who = el("span", "cardlab-who", movie.seats[seat] + (seat === tk.l ? " (led)" : ""));
+      slot.appendChild(who);
+      trick.appendChild(slot);
+    }
+  }
+
+  function drawSheet(rows, hand) {
+    const tableNode = el("table", "cardlab-sheet-table");
+    const headRow = el("tr");
+    headRow.appendChild(el("th", null, movie.word));
+    for (const name of movie.seats) headRow.appendChild(el("th", null, name));
+    const thead = el("thead");
+    thead.appendChild(headRow);
+    const tbody = el("tbody");
+    for (const [number, kind, label, values] of rows) {
+      const tr = el("tr", "cardlab-row-" + kind + (number === hand ? " cardlab-current" : ""));
+      tr.appendChild(el("th", null, label));
+      for (const value of values) tr.appendChild(el("td", null, value));
+      tbody.appendChild(tr);
+    }
+    tableNode.append(thead, tbody);
+    if (!rows.length) {
+      const empty = el("tr");
+      const cell = el("td", "cardlab-empty", `no ${movie.word} finished yet`);
+      cell.colSpan = movie.seats.length + 1;
+      empty.appendChild(cell);
+      tbody.appendChild(empty);
+    }
+    sheetBox.replaceChildren(el("div", "cardlab-panel-title", "Score sheet"), tableNode);
+  }
+
+  function drawChart(points, marker) {
+    const width = 520, height = 240, left = 44, right = 12, top = 14, bottom = 34;
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+      class: "cardlab-chart-svg", "aria-label": "total score after each " + movie.word });
+    const all = points.flat();
+    let lo = Math.min(0, ...all), hi = Math.max(0, ...all);
+    if (hi === lo) hi = lo + 1;
+    const span = Math.max(points.length - 1, 1);
+    const x = (i) => left + (width - left - right) * i / span;
+    const y = (v) => top + (height - top - bottom) * (hi - v) / (hi - lo);
+    const axis = svg("g", { class: "cardlab-axis" });
+    for (const v of [lo, 0, hi]) {
+      axis.appendChild(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v),
+        class: v === 0 ? "cardlab-zero" : "cardlab-grid" }));
+      const label = svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" });
+      label.textContent = String(v);
+      axis.appendChild(label);
+    }
+    points.forEach((_, i) => {
+      if (points.length > 12 && i % Math.ceil(points.length / 12)) return;
+      const label = svg("text", { x: x(i), y: height - bottom + 16, "text-anchor": "middle" });
+      label.textContent = i === 0 ? "start" : String(i);
+      axis.appendChild(label);
+    });
+    const word = svg("text", { x: width - right, y: height - 4, "text-anchor": "end" });
+    word.textContent = `after each ${movie.word}`;
+    axis.appendChild(word);
+    chart.appendChild(axis);
+    if (marker !== null && marker < points.length) {
+      chart.appendChild(svg("line", { x1: x(marker), x2: x(marker), y1: top,
+        y2: height - bottom, class: "cardlab-now" }));
+    }
+    movie.seats.forEach((name, s) => {
+      const colour = PALETTE[s % PALETTE.length];
+      const d = points.map((row, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(row[s]).toFixed(1)}`);
+      chart.appendChild(svg("path", { d: d.join(""), fill: "none", stroke: colour,
+        "stroke-width": 2.2, "stroke-dasharray": DASHES[s % DASHES.length] }));
+      points.forEach((row, i) => chart.appendChild(svg("circle",
+        { cx: x(i), cy: y(row[s]), r: 3, fill: colour })));
+    });
+    const legend = el("div", "cardlab-legend");
+    movie.seats.forEach((name, s) => {
+      const item = el("span", "cardlab-legend-item");
+      const swatch = svg("svg", { viewBox: "0 0 24 8", class: "cardlab-swatch", "aria-hidden": "true" });
+      swatch.appendChild(svg("line", { x1: 0, x2: 24, y1: 4, y2: 4,
+        stroke: PALETTE[s % PALETTE.length], "stroke-width": 3,
+        "stroke-dasharray": DASHES[s % DASHES.length] }));
+      item.append(swatch, el("span", null, name));
+      legend.appendChild(item);
+    });
+    chartBox.replaceChildren(el("div", "cardlab-panel-title", "Total score"), chart, legend);
+  }
+
+  function drawMoves(key, lineIndex, step) {
+    const lang = get("lang");
+    const stamp = [key, lineIndex, lang, key ? step : -1, movie.lines.length].join("|");
+    if (stamp !== movesKey) {
+      movesKey = stamp;
+      moveNodes = [];
+      moves.replaceChildren(buildLine(key, 0, 0, lineIndex, step, lang));
+    }
+    for (const [l, s, node] of moveNodes) {
+      node.classList.toggle("cardlab-current", l === lineIndex && s === step);
+    }
+  }
+
+  function buildLine(key, index, from, currentLine, step, lang) {
+    // the moves of line `index` from move `from`, variations nested under the move they
+    // replace; in a seat's view only what that seat has seen is written out
+    const data = movie.views[key][index];
+    const box = el("div", "cardlab-line-moves");
+    const seatView = key !== "";
+    let hand = null;
+    let trickNo = null;
+    for (let m = from; m < data.moves.length; m++) {
+      const move = data.moves[m];
+      if (move.h !== hand) {
+        hand = move.h;
+        trickNo = null;
+        const header = data.hands.find((h) => h.i === move.h);
+        if (header && (index === 0 || m === from)) {
+          const head = el("div", "cardlab-hand-head", header.t);
+          head.dataset.step = String(header.s);
+          head.addEventListener("click", () => setState({ line: index, step: header.s }));
+          box.appendChild(head);
+          if (index === 0 && header.n !== undefined) {
+            box.appendChild(el("div", "cardlab-move-note", noteIn(header.n, lang)));
+          }
+          moveNodes.push([index, header.s, head]);
+        }
+      }
+      if (move.t !== undefined && move.t !== trickNo) {
+        trickNo = move.t;
+        box.appendChild(el("span", "cardlab-trick-no", `trick ${move.t}`));
+      }
+      const visible = !seatView || (index === currentLine && firstStep(move) <= step);
+      const node = el("button", "cardlab-move");
+      node.type = "button";
+      node.dataset.step = String(move.s);
+      node.dataset.line = String(index);
+      if (visible) {
+        node.appendChild(el("span", "cardlab-move-seat", movie.seats[move.p] + ":"));
+        node.appendChild(el("span", "cardlab-move-text", " " + moveText(move, step)));
+      } else {
+        node.classList.add("cardlab-future");
+        node.textContent = "…";
+        node.setAttribute("aria-label", "a later move");
+      }
+      node.addEventListener("click", () => setState({ line: index, step: move.s }));
+      box.appendChild(node);
+      moveNodes.push([index, move.s, node]);
+      if (visible && move.n !== undefined) {
+        box.appendChild(el("div", "cardlab-move-note", noteIn(move.n, lang)));
+      }
+      for (const v of move.v || []) {
+        const variation = el("div", "cardlab-variation");
+        variation.appendChild(el("div", "cardlab-variation-label",
+          "variation: " + movie.views[key][v].label));
+        const path = movie.lines[v].path;
+        variation.appendChild(buildLine(key, v, path[path.length - 1][0], currentLine, step, lang));
+        box.appendChild(variation);
+      }
+    }
+    return box;
+  }
+
+  function draw() {
+    if (!movie) return;
+    const key = viewKey();
+    root.classList.toggle("cardlab-dark", themeIsDark(root));
+    root.classList.toggle("cardlab-big-mode", !!get("big"));
+    bigBox.checked = !!get("big");
+    showAll.checked = !!get("show_all");
+    const seats = movie.choices || Object.keys(movie.views);
+    fillSelect(seatSelect, seats.map((k) => [k, k === "" ? "everyone (all hands)" : `${k}'s view`]), key);
+    seatSelect.disabled = seats.length < 2;
+    fillSelect(langSelect, movie.langs.map((l) => [l, l]), get("lang") || movie.lang);
+    langSelect.disabled = movie.langs.length < 2;
+    root.dataset.seat = key;
+    if (!hasView(key)) {
+      status.textContent = `getting ${key}'s view from the kernel…`;
+      return;
+    }
+    const current = line();
+    const lineIndex = Math.min(get("line") || 0, movie.views[key].length - 1);
+    const top = current.frames.length - 1;
+    const step = Math.min(Math.max(get("step") || 0, 0), top);
+    const stamp = [key, lineIndex, step, get("lang"), get("show_all"), movie.lines.length,
+      get("big")].join("|");
+    root.dataset.step = String(step);
+    root.dataset.line = String(lineIndex);
+    fillSelect(lineSelect, movie.views[key].map((l, i) => [i, l.label]), lineIndex);
+    lineSelect.disabled = movie.views[key].length < 2;
+    slider.max = String(top);
+    slider.value = String(step);
+    counter.textContent = `step ${step} of ${top}`;
+    first.disabled = prev.disabled = step === 0;
+    next.disabled = last.disabled = step === top;
+    if (stamp === drawn) return;
+    drawn = stamp;
+    if (table.dataset.view !== key || seatBoxes.length !== movie.seats.length) buildSeats();
+    const frame = current.frames[step];
+    const place = movie.places[key] || movie.places[""];
+    movie.seats.forEach((_, s) => drawSeat(seatBoxes[s], (frame.seats || {})[String(s)] || {}));
+    drawCentre(frame, place);
+    status.textContent = frame.st || "";
+    explain.textContent = frame.ex || "";
+    explain.hidden = !frame.ex;
+    result.textContent = frame.res || "";
+    result.hidden = !frame.res;
+    const noteText = noteIn(current.notes[step], get("lang") || movie.lang);
+    note.textContent = noteText;
+    note.hidden = !noteText;
+    const final = current.data.final;
+    const all = !!get("show_all");
+    const sheetRows = all ? final.sheet : (frame.sheet || []);
+    drawSheet(sheetRows, frame.hn);
+    const points = all ? final.pts : (frame.pts || [[]]);
+    drawChart(points.length ? points : [movie.seats.map(() => 0)], all ? (frame.pts || []).length - 1 : null);
+    drawMoves(key, lineIndex, step);
+    const alts = movie.explore ? (frame.alt || []) : [];
+    whatif.hidden = !movie.explore;
+    fillSelect(whatSelect, alts.map((t) => [t, t]), alts[0] || "");
+    whatSelect.disabled = tryButton.disabled = !alts.length;
+  }
+
+  // -- events --------------------------------------------------------------------------------
+  first.addEventListener("click", () => goto(0));
+  prev.addEventListener("click", () => goto(get("step") - 1));
+  next.addEventListener("click", () => goto(get("step") + 1));
+  last.addEventListener("click", () => goto(line() ? line().frames.length - 1 : 0));
+  autoplay.addEventListener("click", () => (timer === null ? startAutoplay() : stopAutoplay()));
+  speed.addEventListener("change", () => { if (timer !== null) { stopAutoplay(); startAutoplay(); } });
+  slider.addEventListener("input", () => goto(Number(slider.value)));
+  seatSelect.addEventListener("change", () => setState({ seat: seatSelect.value }));
+  langSelect.addEventListener("change", () => setState({ lang: langSelect.value }));
+  lineSelect.addEventListener("change", () => {
+    const index = Number(lineSelect.value);
+    const target = movie.lines[index];
+    // a variation starts where it branches off; the main line keeps the place in its hand
+    const data = movie.views[viewKey()][index];
+    let step = 0;
+    if (target && target.path.length) step = target.path[target.path.length - 1][0] + 1;
+    else if (data.hands.length) {
+      const from = movie.lines[get("line") || 0];
+      const hand = from && from.hand ? data.hands.find((h) => h.i === from.hand) : null;
+      step = hand ? hand.s : 0;
+    }
+    setState({ line: index, step });
+  });
+  showAll.addEventListener("change", () => setState({ show_all: showAll.checked }));
+  bigBox.addEventListener("change", () => setState({ big: bigBox.checked }));
+  tryButton.addEventListener("click", () => {
+    if (!whatSelect.value) return;
+    message.textContent = "the bots are playing the hand out…";
+    model.send({ type: "explore", line: get("line") || 0, step: get("step"),
+      action: whatSelect.value, seat: viewKey() });
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.target !== root && event.target.closest("select, input")) return;
+    const current = line();
+    if (!current) return;
+    const keys = {
+      ArrowRight: () => goto(get("step") + 1),
+      ArrowLeft: () => goto(get("step") - 1),
+      ArrowDown: () => jump(current.data.tricks.map((t) => t[2]), 1),
+      ArrowUp: () => jump(current.data.tricks.map((t) => t[2]), -1),
+      PageDown: () => jump(current.data.hands.map((h) => h.s), 1),
+      PageUp: () => jump(current.data.hands.map((h) => h.s), -1),
+      Home: () => goto(0),
+      End: () => goto(current.frames.length - 1),
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+
+  function onMovie() {
+    movie = get("movie");
+    prepared = {};
+    drawn = "";
+    movesKey = "";
+    if (movie) {
+      title.textContent = movie.title;
+      subtitle.textContent = movie.subtitle;
+      table.dataset.view = "\u0000";
+    }
+    draw();
+  }
+  const onChange = () => draw();
+  const onMessage = (msg) => {
+    if (msg && msg.type === "explored") message.textContent = msg.text || "";
+  };
+  model.on("change:movie", onMovie);
+  for (const key of ["step", "seat", "line", "lang", "show_all", "big"]) {
+    model.on("change:" + key, onChange);
+  }
+  model.on("msg:custom", onMessage);
+  onMovie();
+
+  return () => {
+    stopAutoplay();
+    model.off("change:movie", onMovie);
+    for (const key of ["step", "seat", "line", "lang", "show_all", "big"]) {
+      model.off("change:" + key, onChange);
+    }
+    model.off("msg:custom", onMessage);
+  };
+}
+
+export default { render };

@@ -1,0 +1,311 @@
+"""The replay viewer in a notebook: one anywidget that draws a movie, and a scriptable wrapper.
+
+:class:`ReplayWidget` is the anywidget: the movie (:mod:`cardlab.view.movie`) and where the
+viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``) are traitlets
+synced both ways, so stepping, jumping and switching seats run in the browser with no kernel
+round trip, and the kernel can read and set where the viewer stands. The front-end is
+``viewer.js`` and ``viewer.css`` beside this module.
+
+:class:`ReplayViewer` wraps it with the scriptable API a notebook or a test drives:
+``viewer.next()``, ``viewer.goto_trick(1, 4)``, ``viewer.set_seat("Brad")``,
+``viewer.explore("play black12")`` (bots finish the hand; the new line is sent to the
+browser), and reads what is shown: ``viewer.step``, ``viewer.position``,
+``viewer.trick_cards()``, ``viewer.note_text()``, ``viewer.frame()``.
+
+When a seat is chosen, the browser switches at once from the data it has, and the kernel then
+replaces the movie by that seat's view alone, so nothing hidden from the seat stays in the
+widget's data (``private=False`` keeps every view in the browser instead).
+
+>>> import cardlab
+>>> viewer = ReplayViewer(cardlab.load("replays/norwegian-review.json"))
+>>> viewer.goto_trick(1, 4).trick_cards()
+['red12']
+>>> viewer.set_seat("brad")
+Traceback (most recent call last):
+...
+cardlab.errors.CardlabError: no seat called 'brad'; the seats are Tone, Remo, Kathrine, Brad
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import explore as _explore
+from ..cursor import Cursor
+from ..errors import CardlabError
+from ..frames import require
+from ..replay import LinePath, Replay
+from .movie import assemble, build_views, check_lang, frame_at, note_in, seat_index
+
+anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+traitlets = require("traitlets")
+
+HERE = Path(__file__).parent
+BOT_KINDS = ("heuristic", "random")
+
+
+class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
+    """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
+
+    _esm = HERE / "viewer.js"
+    _css = HERE / "viewer.css"
+    movie = traitlets.Dict({}).tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)
+    seat = traitlets.Unicode("").tag(sync=True)
+    line = traitlets.Int(0).tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    show_all = traitlets.Bool(False).tag(sync=True)
+    big = traitlets.Bool(False).tag(sync=True)
+
+
+class ReplayViewer:
+    """Step through a replay in a notebook; display it to see the table."""
+
+    def __init__(self, replay: Replay, seat: int | str | None = None, lang: str | None = None,
+                 show_all: bool = False, big: bool = False, bots: str = "heuristic",
+                 private: bool = True) -> None:
+        self.replay = replay
+        self.bots = bots
+        self.private = private
+        self.last_branch: _explore.Branch | None = None
+        first = None if seat is None else seat_index(replay, seat)
+        self._lang = check_lang(replay, lang)
+        self._views: dict[str, Any] = {}
+        self._solo: dict[str, Any] = {}
+        self._build()
+        key = "" if first is None else replay.seats[first]
+        self.widget = ReplayWidget(movie=self._movie_for(key), seat=key, lang=self._lang,
+                                   show_all=show_all, big=big)
+        self.widget.add_class("cardlab-widget")
+        self.widget.observe(self._on_seat, names="seat")
+        self.widget.on_msg(self._on_message)
+
+    # -- display -------------------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        data, meta = self.widget._repr_mimebundle_(**kwargs)
+        from .page import page_iframe
+
+        # a notebook's HTML export has no kernel and no widget manager: the page shows there
+        data["text/html"] = page_iframe(self.replay, seat=self.seat, lang=self.lang)
+        return data, meta
+
+    def __repr__(self) -> str:
+        line = self.lines()[self.widget.line][0]
+        return (f"<ReplayViewer {self.replay.game} step {self.step}/{self._top()} "
+                f"{line}{' seen by ' + self.seat if self.seat else ''}>")
+
+    # -- the movie ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        seats: list[int | None] = [None, *range(len(self.replay.seats))]
+        self._views = build_views(self.replay, seats, relative=True)
+        self._solo = {}
+
+    def _movie_for(self, key: str) -> dict[str, Any]:
+        choices = ["", *self.replay.seats]
+        if key == "" or not self.private:
+            movie = assemble(self.replay, self._views, self._lang, explore=True)
+        else:
+            if key not in self._solo:  # the seat's own movie, holding nothing else
+                self._solo[key] = build_views(self.replay, [self.replay.seats.index(key)])
+            movie = assemble(self.replay, self._solo[key], self._lang, explore=True)
+        movie["choices"] = choices
+        return movie
+
+    def _on_seat(self, change: Any) -> None:
+        key = change["new"]
+        if key and key not in self.replay.seats:
+            return
+        if self.private or key not in self.widget.movie.get("views", {}):
+            self.widget.movie = self._movie_for(key)
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "explore":
+            return
+        try:
+            if content.get("line") != self.widget.line or content.get("step") != self.step:
+                raise CardlabError("the viewer moved on before the branch was asked for")
+            branch = self.explore(str(content.get("action", "")))
+            text = (f"played {branch.actions[0].act!r}; the bots finished the "
+                    f"{self._word()}: now on {self.lines()[self.widget.line][0]}")
+        except CardlabError as err:
+            text = f"refused: {err}"
+        self.widget.send({"type": "explored", "text": text})
+
+    def _word(self) -> str:
+        return "game" if self.replay.game == "whot" else "hand"
+
+    def _key(self) -> str:
+        return self.widget.seat or ""
+
+    def _line_data(self) -> dict[str, Any]:
+        movie = self.widget.movie
+        return movie["views"][self._key()][self.widget.line]  # type: ignore[no-any-return]
+
+    def _top(self) -> int:
+        return len(self._line_data()["frames"]) - 1
+
+    # -- moving (the public API) ------------------------------------------------------------
+    @property
+    def step(self) -> int:
+        """The step shown (0 = the first deal of the line)."""
+        return int(self.widget.step)
+
+    @property
+    def seat(self) -> str | None:
+        """The seat whose view is shown (None: everyone's)."""
+        return self.widget.seat or None
+
+    @property
+    def lang(self) -> str:
+        return str(self.widget.lang)
+
+    def goto(self, step: int) -> ReplayViewer:
+        self.widget.step = max(0, min(int(step), self._top()))
+        return self
+
+    def next(self) -> ReplayViewer:
+        return self.goto(self.step + 1)
+
+    def prev(self) -> ReplayViewer:
+        return self.goto(self.step - 1)
+
+    def first(self) -> ReplayViewer:
+        return self.goto(0)
+
+    def last(self) -> ReplayViewer:
+        return self.goto(self._top())
+
+    def _hand_step(self, hand: int) -> int:
+        hands = self._line_data()["hands"]
+        for entry in hands:
+            if entry["i"] == hand:
+                return int(entry["s"])
+        numbers = ", ".join(str(entry["i"]) for entry in hands)
+        raise CardlabError(f"this line has no {self._word()} {hand}; it has {numbers}")
+
+    def goto_hand(self, hand: int) -> ReplayViewer:
+        """Jump to just after the deal of hand ``hand`` (counted from 1)."""
+        return self.goto(self._hand_step(hand))
+
+    def goto_trick(self, hand: int, trick: int) -> ReplayViewer:
+        """Jump to the first card of trick ``trick`` of hand ``hand`` (both counted from 1)."""
+        for h, t, step in self._line_data()["tricks"]:
+            if (h, t) == (hand, trick):
+                return self.goto(step)
+        raise CardlabError(f"{self._word()} {hand} has no trick {trick} in this line")
+
+    def goto_action(self, hand: int, index: int) -> ReplayViewer:
+        """Jump to the step after ``index`` actions of hand ``hand`` (counted from 1)."""
+        start = self._hand_step(hand)
+        data = self._line_data()
+        ends = [entry["s"] for entry in data["hands"] if entry["s"] > start]
+        end = (min(ends) - 1) if ends else len(data["frames"]) - 1
+        if not 0 <= index <= end - start:
+            raise CardlabError(f"{self._word()} {hand} has steps 0 to {end - start} in this "
+                               f"line, not {index}")
+        return self.goto(start + index)
+
+    def set_seat(self, seat: int | str | None) -> ReplayViewer:
+        """Show one seat's view (by name or index), or everyone's with ``None``; an unknown
+        seat raises a :class:`CardlabError` listing the seats."""
+        key = "" if seat is None else self.replay.seats[seat_index(self.replay, seat)]
+        self.widget.seat = key
+        return self
+
+    def set_lang(self, lang: str) -> ReplayViewer:
+        """Show the notes in ``lang``; an unknown one raises a :class:`CardlabError` listing
+        the languages of the replay's notes."""
+        self.widget.lang = check_lang(self.replay, lang)
+        return self
+
+    def set_line(self, line: int | None = None, *, hand: int | None = None,
+                 path: LinePath = ()) -> ReplayViewer:
+        """Follow line ``line`` of :meth:`lines` (``None`` or 0: the main line), or the
+        variation ``path`` of hand ``hand`` (counted from 1). A variation opens where it
+        branches off; the main line keeps the hand."""
+        lines = self.widget.movie["lines"]
+        if hand is not None:
+            wanted = {"hand": hand, "path": [list(p) for p in path]}
+            matches = [i for i, entry in enumerate(lines) if entry == wanted]
+            if not path:
+                matches = [0]
+            if not matches:
+                raise CardlabError(f"hand {hand} has no variation {list(path)}")
+            line = matches[0]
+        index = 0 if line is None else int(line)
+        if not 0 <= index < len(lines):
+            raise CardlabError(f"the viewer has lines 0 to {len(lines) - 1}, not {index}")
+        entry = lines[index]
+        here = lines[self.widget.line]
+        self.widget.line = index
+        if entry["path"]:
+            self.widget.step = entry["path"][-1][0] + 1
+        elif here["hand"] is not None:
+            self.widget.step = self._hand_step(here["hand"])
+        self.goto(self.step)
+        return self
+
+    def lines(self) -> list[tuple[str, int]]:
+        """The lines the viewer can follow, as (label, index)."""
+        views = self.widget.movie["views"][self._key()]
+        return [(data["label"], i) for i, data in enumerate(views)]
+
+    def explore(self, action: str, bots: str | None = None, seed: int | str = 0
+                ) -> _explore.Branch:
+        """Play ``action`` instead of the recorded one at this step; bots finish the hand;
+        the variation is stored in the replay, sent to the browser and shown. An illegal
+        action raises the engine's :class:`~cardlab.errors.IllegalActionError`."""
+        entry = self.widget.movie["lines"][self.widget.line]
+        data = self._line_data()
+        hand = entry["hand"]
+        step = self.step
+        if hand is None:  # on the main line: find the hand this step belongs to
+            starts = [(e["s"], e["i"]) for e in data["hands"] if e["s"] <= step]
+            start, hand = max(starts)
+        else:
+            start = 0
+        path: LinePath = tuple(tuple(p) for p in entry["path"])  # type: ignore[misc]
+        branch = _explore.branch(self.replay, hand, step - start, action,
+                                 bots=bots or self.bots, seed=seed, path=path)
+        self.last_branch = branch
+        self._build()
+        key = self._key()
+        self.widget.movie = self._movie_for(key)
+        self.set_line(hand=branch.hand, path=branch.path)
+        return branch
+
+    # -- what is shown (for notebooks and tests) --------------------------------------------
+    def frame(self) -> dict[str, Any]:
+        """The frame drawn at this step: the texts, seats, centre, sheet, as sent."""
+        movie = self.widget.movie
+        return frame_at(movie, self.step, self.widget.line, self._key())
+
+    def trick_cards(self) -> list[str]:
+        """The card codes in the centre (the trick in play, or the one just completed)."""
+        trick = self.frame().get("tk") or {}
+        return [code for _, code in trick.get("c", [])]
+
+    def note_text(self) -> str | None:
+        """The note shown at this step, in the chosen language."""
+        data = self._line_data()
+        note = None
+        for entry in data["hands"]:
+            if entry["s"] == self.step:
+                note = entry.get("n")
+        for move in data["moves"]:
+            if move["s"] == self.step:
+                note = move.get("n")
+        return note_in(note, self.lang)
+
+    @property
+    def position(self) -> dict[str, Any]:
+        """The engine's position at this step, as the chosen seat sees it."""
+        entry = self.widget.movie["lines"][self.widget.line]
+        seat = None if not self.seat else self.replay.seats.index(self.seat)
+        path: LinePath = tuple(tuple(p) for p in entry["path"])  # type: ignore[misc]
+        cursor = Cursor(self.replay, hand=entry["hand"], path=path, seat=seat)
+        return cursor.goto(self.step).position
+
+
+__all__ = ["BOT_KINDS", "ReplayViewer", "ReplayWidget"]
