@@ -13,6 +13,7 @@ element or attribute came from the file, and the file's text is there, as text.
 from __future__ import annotations
 
 import html
+import json
 import random
 from html.parser import HTMLParser
 from typing import Any
@@ -244,3 +245,26 @@ def test_chart_labels_show_seat_names_as_text(hostile):
         assert set(page.tags) <= {"div", "script"}, (name, set(page.tags))
         assert page.tags.count("script") == scripts, name
         assert not [a for a, _ in page.attrs if a.startswith("on")], name
+
+
+def test_the_standalone_page_holds_the_files_text_as_data(hostile):
+    """The page's markup is its own template whatever the file says; the file's strings
+    travel as JSON data (which the front-end inserts as text: the browser test checks)."""
+    from cardlab.view.page import page_html, page_iframe
+
+    plain = cardlab.new_game(hostile.game, players=len(SEATS), seed=1).replay
+    clean, page = Parsed(page_html(plain)), Parsed(page_html(hostile))
+    assert set(page.tags) <= set(clean.tags), set(page.tags) - set(clean.tags)
+    assert page.tags.count("script") == clean.tags.count("script") == 2
+    assert {name for name, _ in page.attrs} == {name for name, _ in clean.attrs}
+    assert not [name for name, _ in page.attrs if name.startswith("on")]
+    assert TITLE in page.text  # the <title>, as text
+    markup = page_html(hostile)
+    start = markup.index('<script type="application/json" id="cardlab-movie">')
+    body = markup[markup.index(">", start) + 1:markup.index("</script>", start)]
+    strings = "\n".join(figure_strings(json.loads(body)))
+    for text in [*SEATS, TITLE, note(1, "en")]:
+        assert text in strings, text
+    frame = Parsed(page_iframe(hostile))
+    assert frame.tags == ["iframe"]
+    assert dict(frame.attrs)["srcdoc"] == markup
