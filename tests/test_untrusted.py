@@ -268,3 +268,14 @@ def test_the_standalone_page_holds_the_files_text_as_data(hostile):
     frame = Parsed(page_iframe(hostile))
     assert frame.tags == ["iframe"]
     assert dict(frame.attrs)["srcdoc"] == markup
+
+
+def test_the_viewers_html_bundle_is_the_page_in_an_iframe(hostile):
+    from cardlab.view.widget import ReplayViewer
+
+    data, _ = ReplayViewer(hostile)._repr_mimebundle_()
+    frame = Parsed(data["text/html"])
+    assert frame.tags == ["iframe"]
+    inner = Parsed(dict(frame.attrs)["srcdoc"])
+    assert not [name for name, _ in inner.attrs if name.startswith("on")]
+    assert inner.tags.count("script") == 2 and "img" not in inner.tags
