@@ -410,3 +410,22 @@ def test_a_cursor_gives_the_same_positions_in_any_order():
 
 def _positions(cursor: Cursor) -> list[dict[str, Any]]:
     return [cursor.goto(i).position for i in range(len(cursor))]
+
+
+def test_cardlab_show_seat_prints_what_the_seat_knew(tmp_path, capsys):
+    from cardlab.cli import main
+
+    replay = _bot_game("bobs-hat", {"players": 4, "hands": 1, "secret_bidding": True}, seed=3)
+    path = tmp_path / "secret.json"
+    replay.save(path)
+    first_bidder = replay.hands[0].actions[1]
+    watcher = next(s for s in replay.seats if s != first_bidder.seat)
+    with pytest.raises(SystemExit) as done:
+        main(["show", str(path), "--seat", watcher])
+    assert done.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"  {first_bidder.seat}: bid (secret)" in lines
+    told = lines.index(f"  {first_bidder.seat}: {first_bidder.act} (revealed)")
+    assert told > lines.index(f"  {first_bidder.seat}: bid (secret)")
+    assert f"  {first_bidder.seat}: {first_bidder.act}" not in lines
+    assert text.render(replay, seat=replay.seats.index(watcher)).splitlines() == lines
