@@ -57,7 +57,8 @@ class IllegalActionError(CardlabError, ValueError):
 
     def located(self, *, hand: int | None = None, step: int | None = None,
                 seat: str | int | None = None) -> IllegalActionError:
-        """Return a copy that also names the hand, step and seat (kept where already known)."""
+        """Return a copy that also names the hand, step and seat: the hand and step are kept
+        where already known; a given seat (a name) replaces the engine's seat number."""
         return IllegalActionError(
             self.reason,
             hand=self.hand if self.hand is not None else hand,
@@ -78,6 +79,27 @@ class IllegalActionError(CardlabError, ValueError):
             where.append(f"action {self.action!r}")
         prefix = ", ".join(where)
         return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class ActionTextError(IllegalActionError, CardCodeError):
+    """An action text that names no action of the game (``hat +5``, ``bid -1``, ``call whot``).
+
+    Both an :class:`IllegalActionError` (it carries the hand, step and seat) and a
+    :class:`CardCodeError` (the text itself is what is wrong).
+
+    >>> str(ActionTextError("'hat +5' is not an action", hand=1, seat="Tone"))
+    "hand 1, seat Tone: 'hat +5' is not an action"
+    """
+
+    def located(self, *, hand: int | None = None, step: int | None = None,
+                seat: str | int | None = None) -> ActionTextError:
+        return ActionTextError(
+            self.reason,
+            hand=self.hand if self.hand is not None else hand,
+            step=self.step if self.step is not None else step,
+            seat=seat if seat is not None else self.seat,
+            action=self.action,
+        )
 
 
 class ReplayError(CardlabError, ValueError):
@@ -117,3 +139,17 @@ class SaveError(CardlabError, OSError):
 
     def __str__(self) -> str:
         return f"{self.file or repr(self.file)}: cannot save: {self.reason}"
+
+
+class LimitError(ReplayError):
+    """A replay over one of the named limits of :mod:`cardlab.limits`.
+
+    ``limit`` is the limit's name (a field of :class:`cardlab.limits.Limits`), ``value`` its
+    value; the message says how to raise it.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, path: str | None = None,
+                 limit: str = "", value: int = 0) -> None:
+        super().__init__(reason, file=file, path=path)
+        self.limit = limit
+        self.value = value

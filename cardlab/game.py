@@ -25,7 +25,13 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from .cards import Deck
-from .errors import IllegalActionError, OptionError, UnknownGameError
+from .errors import (
+    ActionTextError,
+    CardCodeError,
+    IllegalActionError,
+    OptionError,
+    UnknownGameError,
+)
 
 JSON = Any
 
@@ -98,6 +104,9 @@ class Rules:
     deck: ClassVar[Deck]
     state_class: ClassVar[type[State]]
     low_score_wins: ClassVar[bool] = False  # Whot: the lowest total wins the rubber
+    # Options bots and simulations use unless told otherwise (Whot: its safety cap); a game
+    # recorded at the table takes the plain defaults, as the rules have no such thing.
+    SIMULATION_OPTIONS: ClassVar[dict[str, Any]] = {}
 
     def winners(self, totals: list[int]) -> list[int]:
         """The seats with the best total."""
@@ -267,8 +276,17 @@ class State:
         return [self.action_text(a) for a in self.legal_actions()]
 
     def act(self, text: str) -> None:
-        """Apply an action given as readable text."""
-        self.apply(self.parse_action(text))
+        """Apply an action given as readable text. Text that names no action of the game
+        raises :class:`~cardlab.errors.ActionTextError` naming the hand and the seat to act."""
+        try:
+            action = self.parse_action(text)
+        except CardCodeError as err:
+            if isinstance(err, IllegalActionError):
+                raise
+            seat = self.to_act()
+            raise ActionTextError(str(err), hand=self.hand_number() or None,
+                                  seat=None if seat < 0 else seat) from None
+        self.apply(action)
 
     def refuse(self, reason: str, action: str | None = None) -> IllegalActionError:
         seat = self.to_act()

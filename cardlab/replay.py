@@ -18,19 +18,21 @@ tampered file is refused with the file, the JSON path, the hand, the step and th
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
+import math
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from .errors import CardlabError, IllegalActionError, OptionError, ReplayError
+from . import strictjson
+from .errors import ActionTextError, CardlabError, IllegalActionError, OptionError, ReplayError
 from .files import write_text
 from .game import Rules, State, get_game
+from .limits import DEFAULT_LIMITS, NESTING_CEILING, Limits, exceeded
 from .seats import seat_name_problem
 
 FORMAT = "cardlab-replay"
@@ -39,29 +41,115 @@ VERSION = 1
 Note = str | dict[str, str]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False, slots=True)
 class Action:
-    """One action of a line: who acted, what they did, notes, and alternative lines."""
+    """One action of a line: who acted, what they did, notes, and alternative lines.
+
+    Comparing, copying and converting actions never recurses, so a chain of variations of
+    any depth works (``==``, :meth:`to_dict`, :meth:`copy`).
+
+    >>> a = Action("Ann", "bid 2", variations=[[Action("Ann", "bid 3", note="greedy")]])
+    >>> a.to_dict()["variations"][0][0]
+    {'seat': 'Ann', 'act': 'bid 3', 'note': 'greedy'}
+    >>> Action.from_dict(a.to_dict()) == a, a.copy() == a
+    (True, True)
+    """
 
     seat: str
     act: str
     note: Note | None = None
     variations: list[list[Action]] = dataclasses.field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def _flat(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "act": self.act}
         if self.note is not None:
             out["note"] = self.note
-        if self.variations:
-            out["variations"] = [[a.to_dict() for a in line] for line in self.variations]
         return out
+
+    def to_dict(self) -> dict[str, Any]:
+        root = self._flat()
+        stack = [(self, root)]
+        while stack:
+            action, out = stack.pop()
+            if action.variations:
+                lines = out["variations"] = []
+                for line in action.variations:
+                    dicts = []
+                    for child in line:
+                        twin = child._flat()
+                        dicts.append(twin)
+                        if child.variations:
+                            stack.append((child, twin))
+                    lines.append(dicts)
+        return root
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
-        return cls(
-            seat=data["seat"], act=data["act"], note=data.get("note"),
-            variations=[[cls.from_dict(a) for a in line] for line in data.get("variations", [])],
-        )
+        """An action from its JSON dict (no checks: :func:`cardlab.loads` checks files)."""
+        def make(d: dict[str, Any]) -> Action:
+            return cls(seat=d["seat"], act=d["act"], note=d.get("note"))
+
+        root = make(data)
+        stack = [(data, root)]
+        while stack:
+            source, action = stack.pop()
+            for line in source.get("variations", ()):
+                made = []
+                for child in line:
+                    twin = make(child)
+                    made.append(twin)
+                    if child.get("variations"):
+                        stack.append((child, twin))
+                action.variations.append(made)
+        return root
+
+    def copy(self) -> Action:
+        """A deep copy (the note copied too, the variations line by line)."""
+        def make(a: Action) -> Action:
+            note = dict(a.note) if isinstance(a.note, dict) else a.note
+            return Action(a.seat, a.act, note)
+
+        root = make(self)
+        stack = [(self, root)]
+        while stack:
+            source, action = stack.pop()
+            for line in source.variations:
+                made = []
+                for child in line:
+                    twin = make(child)
+                    made.append(twin)
+                    if child.variations:
+                        stack.append((child, twin))
+                action.variations.append(made)
+        return root
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a.seat != b.seat or a.act != b.act or a.note != b.note or \
+                    len(a.variations) != len(b.variations):
+                return False
+            for line_a, line_b in zip(a.variations, b.variations, strict=True):
+                if len(line_a) != len(line_b):
+                    return False
+                stack.extend(zip(line_a, line_b, strict=True))
+        return True
+
+    # mutable, so unhashable, like the dataclass it was
+    __hash__ = None  # type: ignore[assignment]
+
+    def json_items(self) -> list[tuple[str, Any]]:
+        """The JSON path steps and values of this action's fields (for
+        :func:`cardlab.strictjson.find`)."""
+        items: list[tuple[str, Any]] = [(".seat", self.seat), (".act", self.act)]
+        if self.note is not None:
+            items.append((".note", self.note))
+        if self.variations:
+            items.append((".variations", self.variations))
+        return items
 
 
 @dataclasses.dataclass
@@ -87,6 +175,11 @@ class Hand:
         return cls(deal=data["deal"], actions=[Action.from_dict(a) for a in data["actions"]],
                    note=data.get("note"), scores=data.get("scores"))
 
+    def copy(self) -> Hand:
+        note = dict(self.note) if isinstance(self.note, dict) else self.note
+        return Hand(deal=strictjson.copy(self.deal), actions=[a.copy() for a in self.actions],
+                    note=note, scores=None if self.scores is None else list(self.scores))
+
 
 # A path names a line inside one hand: () is the main line; ((i, v),) is variation v of
 # action i of the main line; ((i, v), (j, w)) is variation w of action j of that line.
@@ -105,6 +198,9 @@ class Replay:
     hands: list[Hand] = dataclasses.field(default_factory=list)
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     totals: list[int] | None = None
+    # What ``load(..., lenient=True)`` repaired, one line each ("$.options.hands: ' 3 ' read
+    # as 3"); empty for a file loaded as it is. Not saved, not compared.
+    repairs: list[str] = dataclasses.field(default_factory=list, compare=False, repr=False)
 
     # -- structure -----------------------------------------------------------------------
     @property
@@ -125,14 +221,20 @@ class Replay:
         """Every variation line of a hand, depth first (the main line ``()`` not included)."""
         out: list[LinePath] = []
 
-        def walk(path: LinePath, actions: list[Action], start: int) -> None:
+        def branches(path: LinePath, actions: list[Action], start: int
+                     ) -> Iterator[tuple[LinePath, list[Action], int]]:
             for i in range(start, len(actions)):
                 for v, line in enumerate(actions[i].variations):
-                    sub = (*path, (i, v))
-                    out.append(sub)
-                    walk(sub, actions[:i] + line, i)
+                    yield (*path, (i, v)), actions[:i] + line, i
 
-        walk((), self.hands[hand].actions, 0)
+        stack = [branches((), self.hands[hand].actions, 0)]
+        while stack:  # a stack of generators: depth first, as a recursion would go
+            found = next(stack[-1], None)
+            if found is None:
+                stack.pop()
+                continue
+            out.append(found[0])
+            stack.append(branches(*found))
         return out
 
     def add_variation(self, hand: int, path: LinePath, index: int,
@@ -178,20 +280,21 @@ class Replay:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], file: str | None = None) -> Replay:
-        """Check ``data`` against the schema and the rules; raise :class:`ReplayError`."""
-        check_schema(data, file)
-        replay = cls(
-            game=data["game"], options=data["options"], seats=list(data["seats"]),
-            seed=data.get("seed"), setup=data.get("setup"),
-            hands=[Hand.from_dict(h) for h in data["hands"]],
-            meta=data.get("meta", {}), totals=data.get("totals"),
-        )
-        replay.validate(file)
+    def from_dict(cls, data: dict[str, Any], file: str | None = None, *,
+                  limits: Limits | None = None, lenient: bool = False) -> Replay:
+        """Check ``data`` (parsed JSON) as :func:`loads` checks a file; raise ReplayError."""
+        from .loader import _Reader, validate
+
+        repairs: list[str] = []
+        reader = _Reader(file, limits or DEFAULT_LIMITS, lenient, repairs)
+        replay = reader.replay(strictjson.copy(data))  # the reader fills in what it checks
+        replay.repairs = repairs
+        validate(replay, file, lenient=lenient)
         return replay
 
     def to_json(self) -> str:
-        """Readable, diff-friendly JSON: one action per line."""
+        """Readable, diff-friendly JSON: one action per line. Raises :class:`ReplayError` for
+        what JSON cannot hold (NaN, a lone surrogate), which a loaded replay never has."""
         return dumps(self.to_dict())
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -199,7 +302,12 @@ class Replay:
         save_text(path, self.to_json())
 
     def copy(self) -> Replay:
-        return copy.deepcopy(self)
+        """A deep copy, at any depth of variations."""
+        return Replay(game=self.game, options=dict(self.options), seats=list(self.seats),
+                      seed=self.seed, setup=strictjson.copy(self.setup),
+                      hands=[h.copy() for h in self.hands], meta=strictjson.copy(self.meta),
+                      totals=None if self.totals is None else list(self.totals),
+                      repairs=list(self.repairs))
 
     def _ipython_display_(self) -> None:
         """In a notebook a replay shows itself as the table viewer (needs the extras)."""
@@ -231,102 +339,28 @@ class Replay:
     def replay_line(self, state: State, hand: int, actions: Sequence[Action],
                     file: str | None = None, base: str = "", first_step: int = 1
                     ) -> Iterator[State]:
-        """Apply ``actions`` to ``state``, yielding the state after each one.
+        """Apply ``actions`` to ``state``, yielding the state after each one; each action is
+        checked (its seat too) as :func:`load` checks it. ``hand`` is 0-based; ``base`` is
+        the JSON path of the action list and ``first_step`` the step number of its first
+        action, for error messages."""
+        from .loader import play_line
 
-        ``base`` is the JSON path of the action list and ``first_step`` the step number of its
-        first action, for error messages.
-        """
-        for k, action in enumerate(actions):
-            step = first_step + k
-            where = f"{base}[{k}]"
-            seat = state.to_act()
-            if seat < 0:
-                raise ReplayError(
-                    f"hand {hand + 1}, step {step}: {action.act!r} comes after the hand has "
-                    "ended", file=file, path=where)
-            if action.seat != self.seats[seat] and \
-                    action.seat != _out_of_turn(state, action, self.seats):
-                raise ReplayError(
-                    f"hand {hand + 1}, step {step}: it is {self.seats[seat]}'s turn, not "
-                    f"{action.seat}'s", file=file, path=where + ".seat")
-            try:
-                state.act(action.act)
-            except IllegalActionError as err:
-                raise ReplayError(
-                    str(err.located(hand=hand + 1, step=step, seat=action.seat)),
-                    file=file, path=where + ".act") from None
-            except CardlabError as err:
-                raise ReplayError(f"hand {hand + 1}, step {step}: {err}", file=file,
-                                  path=where + ".act") from None
+        for k in range(len(actions)):
+            play_line(self, state, hand, list(actions[k:k + 1]), file, base,
+                      first_step + k)
             yield state
 
-    def validate(self, file: str | None = None) -> State:
+    def validate(self, file: str | None = None, *, lenient: bool = False) -> State:
         """Replay every line through the engine; return the state at the end of the main line.
 
-        Checks seats, deals, every action of every line (variations included), the stored
-        scores and totals.
+        Checks the options (every one written out, each of its own JSON type), the seats,
+        the setup record, every deal, every action of every line (variations included), and
+        the scores and totals (a finished hand and a finished game carry them). With
+        ``lenient``, what an old file lacks is repaired and listed in :attr:`repairs`.
         """
-        try:
-            rules = self.rules
-        except CardlabError as err:
-            raise ReplayError(str(err), file=file, path="$.options") from None
-        if len(self.seats) != rules.players:
-            raise ReplayError(f"{rules.players} players need {rules.players} seats, not "
-                              f"{len(self.seats)}", file=file, path="$.seats")
-        problem = seat_name_problem(self.seats)
-        if problem is not None:
-            raise ReplayError(problem[1], file=file, path=f"$.seats[{problem[0]}]")
-        try:
-            state = self.new_state()
-        except CardlabError as err:
-            raise ReplayError(f"setup: {err}", file=file, path="$.setup") from None
-        for h, hand in enumerate(self.hands):
-            base = f"$.hands[{h}]"
-            if state.chance_kind() != "deal":
-                raise ReplayError(f"hand {h + 1} is dealt, but no deal is due: the game is "
-                                  "over or the previous hand unfinished", file=file, path=base)
-            before = state.totals()
-            try:
-                state.apply_chance(hand.deal)
-            except CardlabError as err:
-                raise ReplayError(f"hand {h + 1}: {err}", file=file, path=base + ".deal") \
-                    from None
-            start = state.clone()
-            for _ in self.replay_line(state, h, hand.actions, file, base + ".actions"):
-                pass
-            self._validate_variations(start, h, hand.actions, file, base + ".actions", 1)
-            scores = [a - b for a, b in zip(state.totals(), before, strict=True)]
-            ended = state.chance_kind() == "deal" or state.is_game_over()
-            if hand.scores is not None and (not ended or hand.scores != scores):
-                raise ReplayError(
-                    f"hand {h + 1}: the stored scores {hand.scores} do not match the play, "
-                    f"which gives {scores if ended else 'no scores yet (the hand is unfinished)'}",
-                    file=file, path=base + ".scores")
-        if self.totals is not None and self.totals != state.totals():
-            raise ReplayError(f"the stored totals {self.totals} do not match the play, which "
-                              f"gives {state.totals()}", file=file, path="$.totals")
-        return state
+        from .loader import validate
 
-    def _validate_variations(self, start: State, hand: int, actions: list[Action],
-                             file: str | None, base: str, first_step: int) -> None:
-        state = start.clone()
-        for i, action in enumerate(actions):
-            for v, line in enumerate(action.variations):
-                vbase = f"{base}[{i}].variations[{v}]"
-                branch = state.clone()
-                for _ in self.replay_line(branch, hand, line, file, vbase, first_step + i):
-                    pass
-                self._validate_variations(state, hand, line, file, vbase, first_step + i)
-            state.act(action.act)  # this line was checked already by the caller
-
-
-def _out_of_turn(state: State, action: Action, seats: list[str]) -> str | None:
-    """The seat name of an action the rules let a seat other than ``to_act()`` make, if any."""
-    try:
-        seat = state.actor(state.parse_action(action.act))
-    except CardlabError:
-        return None
-    return None if seat < 0 else seats[seat]
+        return validate(self, file, lenient=lenient)
 
 
 @lru_cache(maxsize=64)
@@ -336,57 +370,127 @@ def _rules(game: str, options_json: str) -> Rules:
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    """The JSON Schema of the replay format (shipped inside the package)."""
+    """The JSON Schema of the replay format (shipped inside the package). The loader checks
+    the same structure itself (and more: see docs/replay-format.md)."""
     text = resources.files("cardlab").joinpath("replay.schema.json").read_text("utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Any:
-    import fastjsonschema  # compiled once per process: a few ms
+def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
+         lenient: bool = False) -> Replay:
+    """Read, check and replay a file; raise :class:`ReplayError` naming what is wrong.
 
-    return fastjsonschema.compile(schema())
-
-
-def check_schema(data: Any, file: str | None = None) -> None:
-    """Raise :class:`ReplayError` with the JSON path of the first schema violation."""
-    import fastjsonschema
-
-    try:
-        _validator()(data)
-    except fastjsonschema.JsonSchemaValueException as err:
-        path = "$" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in err.path[1:])
-        reason = err.message.split(" ", 1)[1] if err.message.startswith("data") else err.message
-        raise ReplayError(reason, file=file, path=path) from None
-
-
-def load(path: str | os.PathLike[str]) -> Replay:
-    """Read, schema-check and replay a file; raise :class:`ReplayError` naming what is wrong."""
+    Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
+    before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
+    """
+    limits = limits or DEFAULT_LIMITS
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        info = os.stat(path)
     except FileNotFoundError:
         raise ReplayError("no such file", file=name) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ReplayError(f"cannot read the file: {err}", file=name) from None
-    return loads(text, name)
-
-
-def loads(text: str, file: str | None = None) -> Replay:
+    except (OSError, ValueError) as err:
+        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, " \
+            "a pipe or a socket)"
+        raise ReplayError(f"cannot read the file: it is {kind}", file=name)
+    if info.st_size > limits.max_file_bytes:
+        raise exceeded("max_file_bytes", limits.max_file_bytes,
+                       f"the file has {info.st_size:,} bytes", file=name)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ReplayError(f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}",
-                          file=file) from None
-    return Replay.from_dict(data, file)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat above
+                raise ReplayError("cannot read the file: it is not a regular file", file=name)
+            chunks = []
+            left = limits.max_file_bytes + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 24))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
+    data = b"".join(chunks)
+    del chunks
+    return loads(data, name, limits=limits, lenient=lenient)
+
+
+def _os_reason(err: Exception) -> str:
+    if isinstance(err, OSError):
+        from .files import reason
+
+        return reason(err)
+    return str(err)
+
+
+def loads(text: str | bytes, file: str | None = None, *, limits: Limits | None = None,
+          lenient: bool = False) -> Replay:
+    """Parse, check and replay a replay given as JSON text (or UTF-8 bytes).
+
+    Refuses, with a :class:`ReplayError` naming ``file``, the JSON path and the reason: what
+    is not standard JSON (NaN, a key given twice, a lone surrogate, a number Python cannot
+    read), what breaks the format (docs/replay-format.md), what goes over ``limits``
+    (:class:`~cardlab.errors.LimitError`), and any play the rules forbid. With ``lenient``,
+    an old file's missing or loosely written parts are repaired and listed in
+    :attr:`Replay.repairs`.
+
+    >>> import cardlab
+    >>> text = cardlab.example("norwegian-review").to_json()
+    >>> loads(text).seats
+    ['Tone', 'Remo', 'Kathrine', 'Brad']
+    >>> old = text.replace(', "mode": "strict"', '')  # an option left out
+    >>> loads(old, "old.json")
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.ReplayError: old.json:$.options: option mode is missing: a replay writes \
+out every option with its value (here: "mode": "strict")
+    >>> loads(old, lenient=True).repairs
+    ['$.options.mode: missing, the default "strict"']
+    """
+    from .loader import read
+
+    return read(text, file, limits=limits, lenient=lenient)
 
 
 def dumps(data: dict[str, Any]) -> str:
-    """JSON with the header indented and each action (with its variations) on one line."""
+    """JSON with the header indented and each action (with its variations) on one line.
 
-    def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    Standard JSON only: NaN or a lone surrogate (which no UTF-8 file can hold) raise a
+    :class:`ReplayError` with the JSON path. Any depth of variations is written.
+    """
+    try:
+        with strictjson.deep(NESTING_CEILING):
+            text = _dumps(data)
+    except ValueError as err:  # NaN or infinity: json.dumps(allow_nan=False)
+        found = strictjson.find(data, _not_json)
+        raise ReplayError(found[1] if found else str(err),
+                          path=found[0] if found else None) from None
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            found = strictjson.find(data, lambda v: strictjson.lone_surrogate(v)
+                                    if isinstance(v, str) else None)
+            raise ReplayError(found[1] if found else "the text holds a lone surrogate",
+                              path=found[0] if found else None) from None
+    return text
 
+
+def _not_json(value: Any) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value!r} is not a JSON number (JSON has no NaN or Infinity)"
+    return None
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    compact = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "),
+                               allow_nan=False).encode
     lines = ["{"]
     items = list(data.items())
     for k, (key, value) in enumerate(items):
@@ -462,49 +566,91 @@ class Table:
         if self.state.is_game_over() and self.replay.totals is None:
             self.replay.totals = self.state.totals()
 
+    def _setup_needed(self) -> str:
+        return (f"{self.replay.rules.title} needs its setup record first (the draw or cut for "
+                "first dealer): enter it with Table.setup(record), or give the table a seed")
+
     def deal(self, record: Any = None, note: Note | None = None) -> None:
         """Enter the next deal (``None``: the seeded deal). Raises if none is due."""
         kind = self.state.chance_kind()
+        upcoming = len(self.replay.hands) + 1
         if kind == "setup":
-            raise IllegalActionError("the game needs its setup record first")
+            raise IllegalActionError(self._setup_needed())
         if kind != "deal":
             raise IllegalActionError("no deal is due: the hand is still being played"
                                      if not self.state.is_game_over() else "the game is over",
-                                     hand=self.state.hand_number())
+                                     hand=self.state.hand_number() or None)
+        if note is not None:
+            check_note(note)
         if record is None:
             if self.replay.seed is None:
                 raise IllegalActionError("this table has no seed: enter the dealt cards")
             record = self.state.seeded_chance(self.replay.seed)
+        else:
+            record = strictjson.copy(record)  # the replay keeps its own copy
         self._hand_totals = self.state.totals()
-        self.state.apply_chance(record)
+        try:
+            self.state.apply_chance(record)
+        except IllegalActionError as err:
+            raise IllegalActionError(err.reason, hand=upcoming, action=err.action) from None
         self.replay.hands.append(Hand(deal=record, note=note))
         self._last = self.replay.hands[-1]
 
     def setup(self, record: Any) -> None:
         """Enter the game's setup record (e.g. the draw for first dealer)."""
         if self.state.chance_kind() != "setup":
-            raise IllegalActionError("no setup is due")
+            has_setup = self.replay.rules.new_state().chance_kind() == "setup"
+            raise IllegalActionError("no setup is due" + (
+                ": it has been entered" if has_setup else
+                f": {self.replay.rules.title} has no setup record"))
         self.state.apply_chance(record)
-        self.replay.setup = record
+        self.replay.setup = strictjson.copy(record)
         self._advance()
 
-    def act(self, text: str, note: Note | None = None) -> None:
-        """Apply an action given as text for the seat to act, and record it."""
+    def act(self, text: str, note: Note | None = None, *, seat: str | None = None) -> None:
+        """Apply an action given as text, and record it under the seat that makes it.
+
+        That is the seat to act, or for the few actions the rules let another seat make out
+        of turn (a bid change in Ted's Game: the last bidder's), that seat
+        (``state.actor``). ``seat`` (a name), when given, must be that seat: a way to say
+        who acts, checked.
+        """
         state = self.state
-        seat = state.to_act()
-        hand = len(self.replay.hands)
-        step = len(self.replay.hands[-1].actions) + 1 if self.replay.hands else 0
-        if seat < 0:
-            raise IllegalActionError("nobody is to act: a deal is due" if
-                                     state.chance_kind() else "the game is over", hand=hand)
+        to_act = state.to_act()
+        hands = self.replay.hands
+        hand = len(hands) or None
+        step = len(hands[-1].actions) + 1 if hands else None
+        if to_act < 0:
+            kind = state.chance_kind()
+            if kind == "setup":
+                raise IllegalActionError(f"nobody is to act: {self._setup_needed()}")
+            if kind == "deal":
+                raise IllegalActionError(f"nobody is to act: the deal of hand {len(hands) + 1} "
+                                         "is due; enter it with Table.deal(record)")
+            raise IllegalActionError("nobody is to act: the game is over", hand=hand)
+        if note is not None:
+            check_note(note)
         try:
             action = state.parse_action(text)
-            seat = state.actor(action)
+        except CardlabError as err:
+            reason = err.reason if isinstance(err, IllegalActionError) else str(err)
+            raise ActionTextError(reason, hand=hand, step=step,
+                                  seat=self.seats[to_act]) from None
+        who = state.actor(action)
+        name = self.seats[who] if who >= 0 else None
+        if seat is not None and seat != (name or self.seats[to_act]):
+            raise IllegalActionError(
+                f"{text!r} is {name}'s to make now, not {seat}'s" if name else
+                f"nobody may make {text!r} now", hand=hand, step=step, seat=seat)
+        try:
             canonical = state.action_text(action)
             state.apply(action)
         except IllegalActionError as err:
-            raise err.located(hand=hand, step=step, seat=self.seats[seat]) from None
-        self._record(Action(self.seats[seat], canonical, note))
+            raise IllegalActionError(err.reason, hand=hand, step=step, seat=name,
+                                     action=err.action) from None
+        except CardlabError as err:
+            raise ActionTextError(str(err), hand=hand, step=step, seat=name) from None
+        self._record(Action(name or self.seats[to_act], canonical, note))
 
     def apply(self, action: int, note: Note | None = None) -> None:
         """Apply an engine action (an int from ``state.legal_actions()``), and record it."""
@@ -527,6 +673,7 @@ class Table:
         """
         if self._last is None:
             raise IllegalActionError("nothing has been entered yet to attach a note to")
+        check_note(note)
         self._last.note = note
 
     def play(self, bots: Sequence[Bot] | Bot, until: str = "game",
@@ -567,6 +714,27 @@ def new_game(game: str, players: int | None = None, seed: int | str | None = Non
     if problem is not None:
         raise OptionError(f"seats: {problem[1]}")
     return Table(replay)
+
+
+def check_note(note: Any) -> None:
+    """Refuse a note a replay cannot hold: not text (or texts by language), too long for
+    the default limits, or with a lone surrogate (which no file can hold)."""
+    from .loader import LANGUAGE
+
+    texts = [note] if isinstance(note, str) else list(note.values()) \
+        if isinstance(note, dict) and note else None
+    if texts is None or not all(isinstance(t, str) for t in texts) or (
+            isinstance(note, dict) and not all(isinstance(k, str) and LANGUAGE.fullmatch(k)
+                                               for k in note)):
+        raise ReplayError('a note is a string, or texts by language code ({"en": "..."}), '
+                          f"not {note!r}")
+    for text in texts:
+        problem = strictjson.lone_surrogate(text)
+        if problem is not None:
+            raise ReplayError(f"the note cannot be saved: {problem}")
+        if len(text) > DEFAULT_LIMITS.max_note_chars:
+            raise exceeded("max_note_chars", DEFAULT_LIMITS.max_note_chars,
+                           f"the note has {len(text):,} characters")
 
 
 def default_seats(players: int) -> list[str]:

@@ -137,7 +137,7 @@ def test_bad_totals_and_bad_scores(game_json, tmp_path):
 
 def test_schema_errors_give_the_json_path(game_json, tmp_path):
     del game_json["hands"][1]["actions"][3]["act"]
-    expect_error(game_json, tmp_path, "$.hands[1].actions[3]", "must contain ['act'] properties")
+    expect_error(game_json, tmp_path, "$.hands[1].actions[3]", "needs the key 'act'")
     game_json["hands"][1]["actions"][3]["act"] = "bid most-red"
     game_json["format"] = "pgn"
     expect_error(game_json, tmp_path, "$.format")
@@ -148,7 +148,7 @@ def test_unknown_game_and_unknown_option(game_json, tmp_path):
     expect_error(game_json, tmp_path, "$.options", "no option 'colour'")
     del game_json["options"]["colour"]
     game_json["game"] = "bridge"
-    expect_error(game_json, tmp_path, "$.options", "no game called 'bridge'")
+    expect_error(game_json, tmp_path, "$.game", "no game called 'bridge'")
 
 
 def test_actions_after_the_end_and_a_missing_deal(game_json, tmp_path):

@@ -449,7 +449,9 @@ def test_the_safety_cap_ends_the_game_as_capped_and_scores_it_like_a_block():
     values = [sum(whot.hand_value([c]) for c in h) for h in pos["hands"]]
     assert pos["hand_scores"] == values and state.totals() == values
     assert pos["kitty"] == [1 if v == max(values) else 0 for v in values]
-    assert WhotRules().options["max_turns"] >= 1000  # generous by default
+    # no cap by default (a recorded game, as the rules have none); simulations set one
+    assert WhotRules().options["max_turns"] == 0 and whot.DEFAULT_MAX_TURNS >= 1000
+    assert WhotRules.SIMULATION_OPTIONS == {"max_turns": whot.DEFAULT_MAX_TURNS}
     assert WhotRules(max_turns=0).new_state().cap > 10 ** 9  # 0: no cap
 
 

@@ -154,6 +154,13 @@ class BobsHatRules(Rules):
         return self.__dict__["_bid_actions"][may_pass][:]  # type: ignore[no-any-return]
 
 
+def _greys(flags: int) -> int:
+    """The grey fewest cards a bid puts on the table: 1 for fewest, 2 for double fewest."""
+    if flags == NO_BID or not flags & FEWEST:
+        return 0
+    return 2 if flags & DOUBLE else 1
+
+
 def bid_text(flags: int) -> str:
     """``"most-blue,fewest"``; ``"none"`` for a no bid."""
     if flags == NO_BID:
@@ -165,9 +172,27 @@ def bid_text(flags: int) -> str:
 
 
 def parse_bid(text: str) -> int:
+    """The bid flags a bid text names: ``"most-blue,fewest"``; ``"none"`` for a no bid.
+
+    >>> parse_bid("most-red,fewest") == 2 | FEWEST
+    True
+    >>> parse_bid("")
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.CardCodeError: a bid names one or more of most-blue, most-red, most-black, \
+fewest and double-fewest, as in 'bid most-blue,fewest' (or 'bid none', with the optional rule)
+    """
     words = [w for w in text.replace("+", ",").replace(" ", ",").split(",") if w]
+    if not words:
+        raise CardCodeError(
+            "a bid names one or more of most-blue, most-red, most-black, fewest and "
+            "double-fewest, as in 'bid most-blue,fewest' (or 'bid none', with the optional "
+            "rule)")
     if words == ["none"]:
         return NO_BID
+    if "none" in words:
+        raise CardCodeError("a no bid ('bid none') is made alone: it cannot be combined with "
+                            "other bids")
     flags = 0
     lookup = {v: k for k, v in BID_WORDS.items()}
     for word in words:
@@ -175,6 +200,10 @@ def parse_bid(text: str) -> int:
             raise CardCodeError(
                 f"{word!r} is not a bid; bids are most-blue, most-red, most-black, fewest, "
                 "double-fewest, or none")
+        if flags & lookup[word]:
+            raise CardCodeError(f"{word!r} is named twice, or together with "
+                                f"{'fewest' if word == 'double-fewest' else 'double-fewest'}:"
+                                " a player bids each at most once")
         flags |= lookup[word]
     return flags
 
@@ -265,8 +294,11 @@ class BobsHatState(TrickTaking):
         if self.phase != PHASE_DEAL:
             raise self.refuse("no deal is due: the hand is still being played")
         hand, attempt, dealer = self._upcoming()
-        self.size = self.rules.hand_size(hand)
-        self._begin_hand(*self._check_deal(record, hand))
+        try:
+            checked = self._check_deal(record, hand)
+        except IllegalActionError as err:  # named with the hand being dealt, not the last one
+            raise IllegalActionError(err.reason, hand=hand, action=err.action) from None
+        self._begin_hand(*checked)
 
     def _begin_hand(self, trump: int, hands: list[list[int]]) -> None:
         self.hand_no, self.attempt, self.dealer = self._upcoming()
@@ -314,7 +346,12 @@ class BobsHatState(TrickTaking):
     def _legal_other(self) -> list[int]:
         phase = self.phase
         if phase == PHASE_BID:
-            return list(self.bid_choices[self.may_pass and not self.no_bid_used[self.turn]])
+            choices = self.bid_choices[self.may_pass and not self.no_bid_used[self.turn]]
+            if self.rules.options["double_fewest"]:
+                free = self.free_fewest_cards()
+                if free < 2:  # the grey cards left do not allow every fewest bid
+                    return [a for a in choices if _greys(a - BID) <= free]
+            return list(choices)
         if phase == PHASE_HAT:
             return [HAT_PLUS, HAT_MINUS]
         return []
@@ -336,6 +373,9 @@ class BobsHatState(TrickTaking):
             may_pass = self.may_pass and not self.no_bid_used[self.turn]
             if action not in self.bid_sets[may_pass]:
                 raise self.refuse(self._bid_problem(flags, may_pass), bid_text(flags))
+            if flags & FEWEST and self.rules.options["double_fewest"] and \
+                    _greys(flags) > self.free_fewest_cards():
+                raise self.refuse(self._greys_problem(flags), bid_text(flags))
             seat = self.turn
             self.bids[seat] = flags
             if flags == NO_BID:
@@ -354,6 +394,9 @@ class BobsHatState(TrickTaking):
         raise self.refuse(self._wrong_phase(action), self._text(action))
 
     def _wrong_phase(self, action: int) -> str:
+        if action in (HAT_PLUS, HAT_MINUS) and self.phase in (PHASE_BID, PHASE_PLAY):
+            return (f"the dealer, {self.names[self.dealer]}, has already chosen Bob's Hat for "
+                    "this hand; it is chosen once, before the bids")
         if self.phase == PHASE_HAT:
             return f"the dealer, {self.names[self.dealer]}, must first choose Bob's Hat: +10 or -10"
         if self.phase == PHASE_BID:
@@ -362,6 +405,20 @@ class BobsHatState(TrickTaking):
             return f"the bids are made; {self.names[self.turn]} must play a card"
         return "the hand is over; the next hand must be dealt" if not self.is_game_over() \
             else "the game is over"
+
+    def free_fewest_cards(self) -> int:
+        """Grey fewest cards not yet in use this hand: the box has one per player; a fewest
+        bid uses its bidder's, a double fewest also borrows one from an opponent, who then
+        cannot bid fewest himself (docs/rules-interpretations.md)."""
+        return self.rules.players - sum(_greys(flags) for flags in self.bids)
+
+    def _greys_problem(self, flags: int) -> str:
+        free = self.free_fewest_cards()
+        if free == 0:
+            return ("every grey fewest card is in use: the box has one per player, and a "
+                    "double fewest borrows an opponent's")
+        return (f"double fewest borrows an opponent's grey card, and only {free} grey card "
+                f"is left ({self.names[self.turn]}'s own): bid fewest instead")
 
     def _bid_problem(self, flags: int, may_pass: bool) -> str:
         name = self.names[self.turn]
@@ -471,6 +528,9 @@ class BobsHatState(TrickTaking):
             return BID + parse_bid(rest)
         if verb == "hat" and rest in ("+10", "10", "-10"):
             return HAT_MINUS if rest == "-10" else HAT_PLUS
+        if verb == "hat":
+            raise CardCodeError(f"Bob's Hat is worth +10 or -10, not {rest!r}: 'hat +10' or "
+                                "'hat -10'")
         raise CardCodeError(
             f"{text!r} is not a Where's Bob's Hat? action; actions look like 'hat -10', "
             "'bid most-blue,fewest' or 'play blue14'")

@@ -138,7 +138,7 @@ class TedsGameRules(Rules):
         return tuple(range(start, 0, -1)) + tuple(range(2, start + 1))
 
 
-def _refusal(reason: str, hand: int, seat: int, action: str) -> IllegalActionError:
+def _refusal(reason: str, hand: int, seat: int | None, action: str) -> IllegalActionError:
     return IllegalActionError(reason, hand=hand or None, seat=seat, action=action)
 
 
@@ -202,7 +202,12 @@ class TedsGameState(TrickTaking):
             return
         if self.phase != PHASE_DEAL:
             raise self.refuse(self._wrong_action(-1))
-        self._begin_hand(*self._check_deal(record))
+        try:
+            checked = self._check_deal(record)
+        except IllegalActionError as err:  # named with the hand being dealt, not the last one
+            raise IllegalActionError(err.reason, hand=self.hand_no + 1,
+                                     action=err.action) from None
+        self._begin_hand(*checked)
 
     def deal_seeded(self, seed: int | str) -> None:
         """Same as ``apply_chance(seeded_chance(seed))`` for a deal, without the codes."""
@@ -323,8 +328,9 @@ class TedsGameState(TrickTaking):
         return self.turn if phase is PLAY or phase == PHASE_BID else -1
 
     def actor(self, action: int) -> int:
-        """A bid change is made by the last bidder, while the next player is to bid."""
-        if CHANGE <= action <= CHANGE + MAX_NUMBER and self.phase == PHASE_BID and self.nbids:
+        """A bid change is made by the last bidder, while the next player is to bid; -1 when
+        no one may change a bid now (before the first bid, after the dealer's)."""
+        if CHANGE <= action <= CHANGE + MAX_NUMBER:
             return self.change_seat()
         return self.to_act()
 
@@ -407,8 +413,8 @@ class TedsGameState(TrickTaking):
         seat = self.change_seat()
         text = f"change bid {bid}"
         if seat < 0:
-            raise self.refuse("nobody has bid yet in this hand, so there is no bid to change",
-                              text)
+            raise _refusal("nobody has bid yet in this hand, so there is no bid to change",
+                           self.hand_no, None, text)
         name = self.names[seat]
         if bid > self.size:
             raise _refusal(f"a bid is a number of tricks from 0 to {self.size}: this hand has "
@@ -487,9 +493,15 @@ class TedsGameState(TrickTaking):
             return DECK.parse("".join(words[1:]))
         base = CHANGE if words[:1] == ["change"] else BID
         number = words[2:] if words[:2] == ["change", "bid"] else words[1:]
-        if words[:1] in (["bid"], ["change"]) and len(number) == 1 and number[0].isdecimal() \
-                and number[0].isascii() and int(number[0]) <= MAX_NUMBER:
-            return base + int(number[0])
+        if words[:1] in (["bid"], ["change"]) and len(number) == 1:
+            digits = number[0]
+            # at most 3 digits before int(): Python refuses to read more than 4,300
+            if digits.isdecimal() and digits.isascii() and len(digits) <= 3 and \
+                    int(digits) <= MAX_NUMBER:
+                return base + int(digits)
+            size = f"0 to {self.size}" if self.size else "0 up to the cards dealt"
+            raise CardCodeError(f"a bid is a number of tricks from {size}, not "
+                                f"{digits[:20]!r}{'…' if len(digits) > 20 else ''}")
         raise CardCodeError(
             f"{text!r} is not a Ted's Game action; actions look like 'bid 2', 'change bid 1' "
             "or 'play QS'")

@@ -38,6 +38,7 @@ class WhotRules(Rules):
     title = "Whot"
     deck = DECK
     low_score_wins = True
+    SIMULATION_OPTIONS = {"max_turns": DEFAULT_MAX_TURNS}
     OPTIONS = (
         Option("players", 4, "number of players", kind=int, low=2, high=10),
         Option("packs", None, "packs of 54 cards (default: 1, and 2 with more than five "
@@ -65,8 +66,9 @@ class WhotRules(Rules):
                "'last card'", kind=bool),
         Option("last_card_penalty", None, "nigerian: cards drawn for not announcing "
                "'last card' (default 2 when last_card is on)", kind=int, low=0, high=10),
-        Option("max_turns", DEFAULT_MAX_TURNS, "safety cap for simulations: a game that "
-               "reaches this many actions ends as capped, scored like a block (0: no cap)",
+        Option("max_turns", 0, "safety cap for simulations and bots: a game that reaches "
+               f"this many actions ends as capped, scored like a block (0, the default: no "
+               f"cap, as in the rules; simulations use {DEFAULT_MAX_TURNS})",
                kind=int, low=0),
         Option("mode", "strict", "strict refuses a misplay; table records it (the card is "
                "taken back and the player draws instead)", choices=("strict", "table")),

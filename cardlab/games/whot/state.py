@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import seeded_cards
-from ...errors import CardCodeError
+from ...errors import CardCodeError, IllegalActionError
 from ...game import State
 from .pack import (
     ANNOUNCE,
@@ -158,7 +158,12 @@ class WhotState(State):
         if self.phase != PHASE_DEAL:
             raise self.refuse("no deal is due: the game is still being played"
                               if self.phase == PHASE_PLAY else "the rubber is over")
-        self._begin_game(*self._check_deal(record))
+        try:
+            checked = self._check_deal(record)
+        except IllegalActionError as err:  # named with the game being dealt, not the last one
+            raise IllegalActionError(err.reason, hand=self.game_no + 1,
+                                     action=err.action) from None
+        self._begin_game(*checked)
 
     def _apply_cuts(self, record: Any) -> None:
         n = self.n
@@ -618,6 +623,9 @@ class WhotState(State):
                 return CALL + 128 * parse_symbol(words[3]) + card + announce
             if len(words) == 2:
                 return card + announce
+        if words[:1] == ["call"]:
+            raise CardCodeError(f"{text!r}: a WHOT calls its symbol as it is played, as in "
+                                "'play whot20 call star'; a call is not an action of its own")
         raise CardCodeError(f"{text!r} is not a Whot action; actions look like 'play circle7', "
                             "'play whot20 call star', 'play star3 last card', 'draw' or 'pass'")
 

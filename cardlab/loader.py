@@ -1,0 +1,531 @@
+"""Reading a replay file: standard JSON, the format's structure, the limits, then the rules.
+
+:func:`read` turns JSON text into a :class:`~cardlab.replay.Replay` in one pass over the
+data, checking the structure the format describes (docs/replay-format.md; the same rules as
+``replay.schema.json``) and the named limits (:mod:`cardlab.limits`) as it goes, each
+refusal naming the file and the JSON path. :func:`validate` then replays every line through
+the engine. Nothing here recurses, so a legal replay of any depth loads.
+
+Action objects, which are nearly all of a long replay, are built straight from the parser
+(``{"seat": ..., "act": ...}`` with text values becomes an :class:`~cardlab.replay.Action`
+as it is read), so loading a million actions needs no dict per action.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from . import strictjson
+from .errors import CardlabError, IllegalActionError, ReplayError
+from .game import Rules, State, get_game
+from .limits import DEFAULT_LIMITS, Limits, exceeded
+from .seats import seat_name_problem
+from .strictjson import DUPLICATE, PairsHook, mark_duplicate
+
+if TYPE_CHECKING:
+    from .replay import Action, Hand, Replay
+
+FORMAT = "cardlab-replay"
+VERSION = 1
+TOP_KEYS = ("format", "version", "game", "options", "seats", "seed", "meta", "setup", "hands",
+            "totals")
+REQUIRED = ("format", "version", "game", "options", "seats", "seed", "hands")
+HAND_KEYS = ("deal", "note", "actions", "scores")
+ACTION_KEYS = ("seat", "act", "note", "variations")
+LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]+)?")
+META_TEXT = ("title", "source", "description", "author", "date")
+
+
+def _classes() -> tuple[type[Action], type[Hand], type[Replay]]:
+    from .replay import Action, Hand, Replay
+
+    return Action, Hand, Replay
+
+
+def action_pairs(flags: dict[str, bool]) -> PairsHook:
+    """The parser's object hook: a plain action object becomes an Action at once (its seat
+    and act text shared between equal actions); any other object a dict."""
+    action_class = _classes()[0]
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+
+    def hook(pairs: list[tuple[str, Any]]) -> Any:
+        if len(pairs) == 2:
+            (k1, seat), (k2, act) = pairs
+            if k1 == "seat" and k2 == "act" and type(seat) is str and type(act) is str and act:
+                return action_class(share(seat, seat), share(act, act))
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            mark_duplicate(out, pairs)
+            flags["bad"] = True
+        return out
+
+    return hook
+
+
+class _Reader:
+    """One pass over parsed replay data: structure, limits, lenient repairs."""
+
+    def __init__(self, file: str | None, limits: Limits, lenient: bool,
+                 repairs: list[str]) -> None:
+        self.file = file
+        self.limits = limits
+        self.lenient = lenient
+        self.repairs = repairs
+        self.variations = 0
+
+    def fail(self, path: str, reason: str) -> ReplayError:
+        return ReplayError(reason, file=self.file, path=path)
+
+    def over(self, name: str, limit: int, found: str, path: str) -> ReplayError:
+        return exceeded(name, limit, found, file=self.file, path=path)
+
+    # -- generic JSON ------------------------------------------------------------------
+    def plain(self, value: Any, path: str, nesting: int) -> Any:
+        """Free JSON (meta, a deal, the setup): no action objects in it (they turn back into
+        dicts), nested no deeper than the limit counting the ``nesting`` levels around it."""
+        deepest = strictjson.depth(value)
+        if nesting + deepest > self.limits.max_nesting:
+            raise self.over("max_nesting", self.limits.max_nesting,
+                            f"the JSON is nested {nesting + deepest} deep", path)
+        return _plain(value)
+
+    def note(self, value: Any, path: str) -> Any:
+        limit = self.limits.max_note_chars
+        if isinstance(value, str):
+            if len(value) > limit:
+                raise self.over("max_note_chars", limit,
+                                f"the note has {len(value):,} characters", path)
+            return value
+        if isinstance(value, dict) and value and DUPLICATE not in value:
+            for lang, text in value.items():
+                if not isinstance(lang, str) or not LANGUAGE.fullmatch(lang):
+                    raise self.fail(path, f"a note's keys are language codes such as 'en' or "
+                                          f"'no', not {lang!r}")
+                if not isinstance(text, str):
+                    raise self.fail(f"{path}.{lang}", f"a note's text is a string, not "
+                                                      f"{_kind(text)}")
+                if len(text) > limit:
+                    raise self.over("max_note_chars", limit,
+                                    f"the note has {len(text):,} characters", f"{path}.{lang}")
+            return value
+        raise self.fail(path, "a note is a string, or an object of texts by language "
+                              '({"en": "...", "no": "..."})')
+
+    def whole_numbers(self, value: Any, path: str, what: str) -> list[int]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"{what} are a list of whole numbers, one per seat, not "
+                                  f"{_kind(value)}")
+        out = []
+        for i, number in enumerate(value):
+            if type(number) is float and number.is_integer() and self.lenient:
+                self.repairs.append(f"{path}[{i}]: {number!r} read as {int(number)}")
+                number = int(number)
+            if type(number) is not int:
+                raise self.fail(f"{path}[{i}]", f"{what} are whole numbers (written without a "
+                                                f"decimal point), not {number!r}")
+            out.append(number)
+        return out
+
+    # -- actions and variations ----------------------------------------------------------
+    def action(self, value: Any, path: str) -> Action:
+        """An action object that the parser's fast path did not take: check it fully."""
+        action_class = _classes()[0]
+        if not isinstance(value, dict):
+            raise self.fail(path, f"an action is an object "
+                                  f'{{"seat": ..., "act": ...}}, not {_kind(value)}')
+        self.keys(value, path, ACTION_KEYS, ("seat", "act"), "an action")
+        seat, act = value["seat"], value["act"]
+        if not isinstance(seat, str):
+            raise self.fail(path + ".seat", f"an action's seat is a seat name, not "
+                                            f"{_kind(seat)}")
+        if not isinstance(act, str) or not act:
+            raise self.fail(path + ".act", "an action's act is the action as text, such as "
+                                           f"'play blue14', not {_kind(act)}")
+        variations = value.get("variations", [])
+        if not isinstance(variations, list):
+            raise self.fail(path + ".variations", "an action's variations are a list of lines"
+                                                  f", not {_kind(variations)}")
+        note = self.note(value["note"], path + ".note") if "note" in value else None
+        return action_class(seat, act, note, variations)
+
+    def line(self, value: Any, path: str, depth: int) -> list[Action]:
+        """Check a line (the main line, depth 0, or a variation) and every line inside it."""
+        action_class = _classes()[0]
+        limits = self.limits
+        work: list[tuple[Any, str, int]] = [(value, path, depth)]
+        root: list[Action] | None = None
+        while work:
+            actions, where, level = work.pop()
+            if not isinstance(actions, list):
+                raise self.fail(where, f"a line is a list of actions, not {_kind(actions)}")
+            if level and not actions:
+                raise self.fail(where, "a variation needs at least one action")
+            if len(actions) > limits.max_actions_per_hand:
+                raise self.over("max_actions_per_hand", limits.max_actions_per_hand,
+                                f"the line has {len(actions):,} actions", where)
+            if level > limits.max_variation_depth:
+                raise self.over("max_variation_depth", limits.max_variation_depth,
+                                f"variations are nested {level} deep", where)
+            nesting = 5 + 3 * level  # $, hands, a hand, actions, the action; 3 per variation
+            for k, item in enumerate(actions):
+                if type(item) is not action_class:
+                    item = actions[k] = self.action(item, f"{where}[{k}]")
+                elif item.note is not None:
+                    item.note = self.note(item.note, f"{where}[{k}].note")
+                if item.note is not None and nesting + 1 > limits.max_nesting and \
+                        isinstance(item.note, dict):
+                    raise self.over("max_nesting", limits.max_nesting,
+                                    f"the JSON is nested {nesting + 1} deep", f"{where}[{k}]")
+                if item.variations:
+                    if nesting + 3 > limits.max_nesting:
+                        raise self.over("max_nesting", limits.max_nesting,
+                                        f"the JSON is nested {nesting + 3} deep",
+                                        f"{where}[{k}].variations")
+                    self.variations += len(item.variations)
+                    if self.variations > limits.max_variations:
+                        raise self.over("max_variations", limits.max_variations,
+                                        f"the replay has more than {limits.max_variations:,} "
+                                        "variations", f"{where}[{k}].variations")
+                    for v in range(len(item.variations) - 1, -1, -1):
+                        work.append((item.variations[v], f"{where}[{k}].variations[{v}]",
+                                     level + 1))
+            if root is None:
+                root = actions
+        assert root is not None
+        return root
+
+    # -- the whole replay ----------------------------------------------------------------
+    def keys(self, value: dict[Any, Any], path: str, allowed: tuple[str, ...],
+             required: tuple[str, ...], what: str) -> None:
+        if DUPLICATE in value:
+            raise self.fail(path, f"the key {value[DUPLICATE]!r} is given twice in this "
+                                  "object")
+        for key in value:
+            if key not in allowed:
+                raise self.fail(path, f"{what} has no key {key!r}; its keys are "
+                                      f"{', '.join(allowed)}")
+        missing = [key for key in required if key not in value]
+        if missing:
+            raise self.fail(path, f"{what} needs the key {missing[0]!r}")
+
+    def replay(self, data: Any) -> Replay:
+        _, hand_class, replay_class = _classes()
+        if not isinstance(data, dict):
+            raise self.fail("$", f"a replay is a JSON object, not {_kind(data)}")
+        self.keys(data, "$", TOP_KEYS, (), "a replay")
+        if data.get("format") != FORMAT:
+            raise self.fail("$.format", f"not a cardlab replay: the format must be "
+                                        f"{FORMAT!r}, not {data.get('format')!r}")
+        if type(data.get("version")) is not int or data["version"] != VERSION:
+            raise self.fail("$.version", f"this cardlab reads version {VERSION} of the format, "
+                                         f"not {data.get('version')!r}")
+        self.keys(data, "$", TOP_KEYS, REQUIRED, "a replay")
+        game = data["game"]
+        if not isinstance(game, str) or not game:
+            raise self.fail("$.game", f"the game is a name such as 'bobs-hat', not "
+                                      f"{_kind(game)}")
+        options = data["options"]
+        if not isinstance(options, dict):
+            raise self.fail("$.options", f"the options are an object, not {_kind(options)}")
+        options = self.plain(options, "$.options", 1)
+        seats = data["seats"]
+        if not isinstance(seats, list) or len(seats) < 2:
+            raise self.fail("$.seats", "the seats are a list of names, one per player")
+        problem = seat_name_problem(seats)
+        if problem is not None:
+            raise self.fail(f"$.seats[{problem[0]}]", problem[1])
+        seed = data["seed"]
+        if seed is not None and type(seed) not in (int, str):
+            raise self.fail("$.seed", f"the seed is a whole number, a text or null, not "
+                                      f"{seed!r}")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise self.fail("$.meta", f"meta is an object, not {_kind(meta)}")
+        meta = self.plain(meta, "$.meta", 1)
+        for key in META_TEXT:
+            if key in meta and not isinstance(meta[key], str):
+                raise self.fail(f"$.meta.{key}", f"meta.{key} is text, not {_kind(meta[key])}")
+        setup = self.plain(data["setup"], "$.setup", 1) if "setup" in data else None
+        hands_data = data["hands"]
+        if not isinstance(hands_data, list):
+            raise self.fail("$.hands", f"the hands are a list, not {_kind(hands_data)}")
+        if len(hands_data) > self.limits.max_hands:
+            raise self.over("max_hands", self.limits.max_hands,
+                            f"the replay has {len(hands_data):,} hands", "$.hands")
+        hands = []
+        for h, hand in enumerate(hands_data):
+            base = f"$.hands[{h}]"
+            if not isinstance(hand, dict):
+                raise self.fail(base, f"a hand is an object with its deal and actions, not "
+                                      f"{_kind(hand)}")
+            self.keys(hand, base, HAND_KEYS, ("deal", "actions"), "a hand")
+            note = self.note(hand["note"], base + ".note") if "note" in hand else None
+            scores = self.whole_numbers(hand["scores"], base + ".scores", "scores") \
+                if "scores" in hand else None
+            hands.append(hand_class(deal=self.plain(hand["deal"], base + ".deal", 3),
+                                    actions=self.line(hand["actions"], base + ".actions", 0),
+                                    note=note, scores=scores))
+        totals = self.whole_numbers(data["totals"], "$.totals", "totals") \
+            if "totals" in data else None
+        return replay_class(game=game, options=options, seats=list(seats), seed=seed,
+                            setup=setup, hands=hands, meta=meta, totals=totals)
+
+
+def _kind(value: Any) -> str:
+    if type(value) is _classes()[0]:
+        return "an action object"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with any Action the parser made inside free JSON turned back into a dict."""
+    action_class = _classes()[0]
+    if type(value) is action_class:
+        return value.to_dict()
+    if not isinstance(value, (dict, list)):
+        return value
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        for key, child in items:
+            if type(child) is action_class:
+                node[key] = child.to_dict()
+            elif isinstance(child, (dict, list)):
+                stack.append(child)
+    return value
+
+
+def read(text: str | bytes, file: str | None = None, *, limits: Limits | None = None,
+         lenient: bool = False) -> Replay:
+    """Parse, check and validate a replay (see :func:`cardlab.loads`)."""
+    limits = limits or DEFAULT_LIMITS
+    if len(text) > limits.max_file_bytes:
+        unit = "bytes" if isinstance(text, bytes) else "characters"
+        raise exceeded("max_file_bytes", limits.max_file_bytes,
+                       f"the replay has {len(text):,} {unit}", file=file)
+
+    def too_deep() -> Exception:
+        return exceeded("max_nesting", limits.max_nesting,
+                        "the JSON is nested deeper than that", file=file)
+
+    data = strictjson.parse(text, file, limits.max_nesting, pairs_hook=action_pairs,
+                            on_nesting=too_deep)
+    del text
+    repairs: list[str] = []
+    replay = _Reader(file, limits, lenient, repairs).replay(data)
+    del data
+    replay.repairs = repairs
+    validate(replay, file, lenient=lenient)
+    return replay
+
+
+# -- the rules ------------------------------------------------------------------------------
+
+def checked_rules(replay: Replay, file: str | None, lenient: bool) -> Rules:
+    """The replay's rules, every option written out with a value of its own JSON type
+    (lenient: missing options defaulted, strings coerced, each repair noted)."""
+    try:
+        info = get_game(replay.game)
+    except CardlabError as err:
+        raise ReplayError(str(err), file=file, path="$.game") from None
+    options = replay.options
+    known = {opt.name: opt for opt in info.options}
+    for name in options:
+        if name not in known:
+            raise ReplayError(f"{info.name} has no option {name!r}; it has "
+                              f"{', '.join(known)}", file=file, path="$.options")
+    if not lenient:
+        for name, opt in known.items():
+            if name not in options:
+                continue
+            value = options[name]
+            if not _of_kind(value, opt.kind):
+                word = {bool: "true or false", int: "a whole number", str: "text"}[opt.kind]
+                raise ReplayError(f"{info.name} option {name} is {word}, not {_kind(value)}",
+                                  file=file, path=f"$.options.{name}")
+    try:
+        rules = info.rules(**{k: v for k, v in options.items() if v is not None})
+    except CardlabError as err:
+        raise ReplayError(str(err), file=file, path="$.options") from None
+    for name in known:
+        written = options.get(name, _MISSING)
+        value = rules.options[name]
+        if written is not _MISSING and written == value and type(written) is type(value):
+            continue
+        if not lenient:
+            said = "is missing" if written is _MISSING else f"is written as {_kind(written)}"
+            raise ReplayError(f"option {name} {said}: a replay writes out every option with "
+                              f"its value (here: \"{name}\": {strictjson.dumps(value)})",
+                              file=file,
+                              path=f"$.options.{name}" if written is not _MISSING
+                              else "$.options")
+        replay.repairs.append(
+            f"$.options.{name}: " + ("missing, the default " if written is _MISSING
+                                     else f"{strictjson.dumps(written)} read as ")
+            + strictjson.dumps(value))
+    replay.options = dict(rules.options)
+    return rules
+
+
+_MISSING = object()
+
+
+def _of_kind(value: Any, kind: type) -> bool:
+    if kind is bool:
+        return type(value) is bool
+    if kind is int:
+        return type(value) is int
+    return isinstance(value, str)
+
+
+def validate(replay: Replay, file: str | None = None, *, lenient: bool = False) -> State:
+    """Replay every line through the engine; return the state at the end of the main line.
+
+    Checks the options, the seats, the setup record, every deal, every action of every line
+    (variations included) with its seat, and the stored scores and totals (which a finished
+    hand and a finished game must carry).
+    """
+    rules = checked_rules(replay, file, lenient)
+    title = rules.title
+    if len(replay.seats) != rules.players:
+        raise ReplayError(f"{rules.players} players need {rules.players} seats, not "
+                          f"{len(replay.seats)}", file=file, path="$.seats")
+    problem = seat_name_problem(replay.seats)
+    if problem is not None:
+        raise ReplayError(problem[1], file=file, path=f"$.seats[{problem[0]}]")
+    state = rules.new_state()
+    state.names = list(replay.seats)  # type: ignore[attr-defined]
+    if state.chance_kind() == "setup":
+        if replay.setup is None:
+            raise ReplayError(f"{title} needs its setup record (see docs/replay-format.md)",
+                              file=file, path="$.setup")
+        try:
+            state.apply_chance(replay.setup)
+        except CardlabError as err:
+            raise ReplayError(f"setup: {reason_of(err)}", file=file, path="$.setup") from None
+    elif replay.setup is not None:
+        if not lenient:
+            raise ReplayError(f"{title} has no setup record", file=file, path="$.setup")
+        replay.repairs.append("$.setup: dropped (the game has no setup record)")
+        replay.setup = None
+    for h, hand in enumerate(replay.hands):
+        base = f"$.hands[{h}]"
+        if state.chance_kind() != "deal":
+            raise ReplayError(f"hand {h + 1} is dealt, but no deal is due: the game is over "
+                              "or the previous hand unfinished", file=file, path=base)
+        before = state.totals()
+        try:
+            state.apply_chance(hand.deal)
+        except CardlabError as err:
+            raise ReplayError(f"hand {h + 1}: {reason_of(err)}", file=file,
+                              path=base + ".deal") from None
+        branches = any(a.variations for a in hand.actions)
+        start = state.clone() if branches else None
+        play_line(replay, state, h, hand.actions, file, base + ".actions")
+        if start is not None:
+            _validate_variations(replay, start, h, hand.actions, file, base + ".actions")
+        ended = state.chance_kind() == "deal" or state.is_game_over()
+        scores = [a - b for a, b in zip(state.totals(), before, strict=True)]
+        if hand.scores is not None and (not ended or hand.scores != scores):
+            raise ReplayError(
+                f"hand {h + 1}: the stored scores {hand.scores} do not match the play, "
+                f"which gives {scores if ended else 'no scores yet (the hand is unfinished)'}",
+                file=file, path=base + ".scores")
+        if hand.scores is None and ended:
+            if not lenient:
+                raise ReplayError(f"hand {h + 1} is over, so it carries its scores: "
+                                  f"{scores}", file=file, path=base)
+            replay.repairs.append(f"{base}.scores: missing, computed from the play: {scores}")
+            hand.scores = scores
+    totals = state.totals()
+    if state.is_game_over():
+        if replay.totals is None:
+            if not lenient:
+                raise ReplayError(f"the game is over, so the replay carries its totals: "
+                                  f"{totals}", file=file, path="$")
+            replay.repairs.append(f"$.totals: missing, computed from the play: {totals}")
+            replay.totals = totals
+        elif replay.totals != totals:
+            raise ReplayError(f"the stored totals {replay.totals} do not match the play, which "
+                              f"gives {totals}", file=file, path="$.totals")
+    elif replay.totals is not None:
+        if not lenient:
+            raise ReplayError("the game is not over, so there are no totals yet",
+                              file=file, path="$.totals")
+        replay.repairs.append("$.totals: dropped (the game is not over)")
+        replay.totals = None
+    return state
+
+
+def reason_of(err: CardlabError) -> str:
+    """The reason alone, without the hand or seat the engine named (the caller says where)."""
+    return err.reason if isinstance(err, IllegalActionError) else str(err)
+
+
+def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
+              file: str | None, base: str, first_step: int = 1, start: int = 0) -> None:
+    """Apply ``actions[start:]`` to ``state``, checking each one's seat: the seat that makes
+    the action (``State.actor``: a bid change in Ted's Game is the last bidder's)."""
+    seats = replay.seats
+    to_act, parse, actor, apply = state.to_act, state.parse_action, state.actor, state.apply
+    for k in range(start, len(actions)):
+        action = actions[k]
+        seat = to_act()
+        if seat < 0:
+            raise _located(f"{action.act!r} comes after the hand has ended", hand, first_step,
+                           k, None, file, f"{base}[{k}]")
+        try:
+            move = parse(action.act)
+        except CardlabError as err:
+            raise _located(reason_of(err), hand, first_step, k, seats[seat], file,
+                           f"{base}[{k}].act") from None
+        who = actor(move)
+        if who < 0:
+            who = seat
+        if action.seat != seats[who]:
+            reason = (f"it is {seats[seat]}'s turn, not {action.seat}'s" if who == seat else
+                      f"{action.act!r} is {seats[who]}'s to make (the rules let {seats[who]} "
+                      f"act out of turn here), not {action.seat}'s")
+            raise _located(reason, hand, first_step, k, None, file, f"{base}[{k}].seat")
+        try:
+            apply(move)
+        except CardlabError as err:
+            raise _located(reason_of(err), hand, first_step, k, action.seat, file,
+                           f"{base}[{k}].act") from None
+
+
+def _located(reason: str, hand: int, first_step: int, k: int, seat: str | None,
+             file: str | None, path: str) -> ReplayError:
+    where = f"hand {hand + 1}, step {first_step + k}" + (f", seat {seat}" if seat else "")
+    return ReplayError(f"{where}: {reason}", file=file, path=path)
+
+
+def _validate_variations(replay: Replay, start: State, hand: int, actions: list[Action],
+                         file: str | None, base: str) -> None:
+    """Every variation of a hand, depth first, each replayed from the position where it
+    branches: the line it branches off is stepped up to there (a clone per line)."""
+    work: list[tuple[State, list[Action], str, int]] = [(start, actions, base, 1)]
+    while work:
+        state, line, where, first_step = work.pop()
+        for i, action in enumerate(line):
+            for v, variation in enumerate(action.variations):
+                vbase = f"{where}[{i}].variations[{v}]"
+                branch = state.clone()
+                origin = branch.clone()
+                play_line(replay, branch, hand, variation, file, vbase, first_step + i)
+                if any(a.variations for a in variation):
+                    work.append((origin, variation, vbase, first_step + i))
+            state.act(action.act)  # this line was checked already
