@@ -103,20 +103,36 @@ class ActionTextError(IllegalActionError, CardCodeError):
 
 
 class ReplayError(CardlabError, ValueError):
-    """A replay file that cannot be read: missing, not JSON, off-schema, or not replayable.
+    """A replay file that cannot be read: missing, not JSON, off the format, or not replayable.
 
-    ``file`` and ``path`` (a JSON path such as ``$.hands[1].actions[7]``) say where.
+    ``file`` and ``path`` (a JSON path such as ``$.hands[1].actions[7]``) say where in the
+    file; ``hand`` (counted from 1), ``step`` and ``seat``, where they apply, where in the
+    game. The message names them all, then the reason.
+
+    >>> print(ReplayError("Remo must follow blue", file="g.json", path="$.hands[0].actions[6]",
+    ...                   hand=1, step=7, seat="Remo"))
+    g.json:$.hands[0].actions[6]: hand 1, step 7, seat Remo: Remo must follow blue
     """
 
-    def __init__(self, reason: str, *, file: str | None = None, path: str | None = None) -> None:
+    def __init__(self, reason: str, *, file: str | None = None, path: str | None = None,
+                 hand: int | None = None, step: int | None = None,
+                 seat: str | None = None) -> None:
         self.reason = reason
         self.file = file
         self.path = path
+        self.hand = hand
+        self.step = step
+        self.seat = seat
         super().__init__(reason)
 
     def __str__(self) -> str:
         where = ":".join(part for part in (self.file, self.path) if part)
-        return f"{where}: {self.reason}" if where else self.reason
+        game = ", ".join(part for part in (
+            None if self.hand is None else f"hand {self.hand}",
+            None if self.step is None else f"step {self.step}",
+            None if self.seat is None else f"seat {self.seat}") if part)
+        text = f"{game}: {self.reason}" if game else self.reason
+        return f"{where}: {text}" if where else text
 
 
 class SaveError(CardlabError, OSError):

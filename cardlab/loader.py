@@ -424,14 +424,14 @@ def validate(replay: Replay, file: str | None = None, *, lenient: bool = False) 
     for h, hand in enumerate(replay.hands):
         base = f"$.hands[{h}]"
         if state.chance_kind() != "deal":
-            raise ReplayError(f"hand {h + 1} is dealt, but no deal is due: the game is over "
-                              "or the previous hand unfinished", file=file, path=base)
+            raise ReplayError("a hand is dealt, but no deal is due: the game is over or the "
+                              "previous hand unfinished", file=file, path=base, hand=h + 1)
         before = state.totals()
         try:
             state.apply_chance(hand.deal)
         except CardlabError as err:
-            raise ReplayError(f"hand {h + 1}: {reason_of(err)}", file=file,
-                              path=base + ".deal") from None
+            raise ReplayError(reason_of(err), file=file, path=base + ".deal",
+                              hand=h + 1) from None
         branches = any(a.variations for a in hand.actions)
         start = state.clone() if branches else None
         play_line(replay, state, h, hand.actions, file, base + ".actions")
@@ -441,13 +441,13 @@ def validate(replay: Replay, file: str | None = None, *, lenient: bool = False) 
         scores = [a - b for a, b in zip(state.totals(), before, strict=True)]
         if hand.scores is not None and (not ended or hand.scores != scores):
             raise ReplayError(
-                f"hand {h + 1}: the stored scores {hand.scores} do not match the play, "
-                f"which gives {scores if ended else 'no scores yet (the hand is unfinished)'}",
-                file=file, path=base + ".scores")
+                f"the stored scores {hand.scores} do not match the play, which gives "
+                f"{scores if ended else 'no scores yet (the hand is unfinished)'}",
+                file=file, path=base + ".scores", hand=h + 1)
         if hand.scores is None and ended:
             if not lenient:
-                raise ReplayError(f"hand {h + 1} is over, so it carries its scores: "
-                                  f"{scores}", file=file, path=base)
+                raise ReplayError(f"the hand is over, so it carries its scores: {scores}",
+                                  file=file, path=base, hand=h + 1)
             replay.repairs.append(f"{base}.scores: missing, computed from the play: {scores}")
             hand.scores = scores
     totals = state.totals()
@@ -509,8 +509,8 @@ def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
 
 def _located(reason: str, hand: int, first_step: int, k: int, seat: str | None,
              file: str | None, path: str) -> ReplayError:
-    where = f"hand {hand + 1}, step {first_step + k}" + (f", seat {seat}" if seat else "")
-    return ReplayError(f"{where}: {reason}", file=file, path=path)
+    return ReplayError(reason, file=file, path=path, hand=hand + 1, step=first_step + k,
+                       seat=seat)
 
 
 def _validate_variations(replay: Replay, start: State, hand: int, actions: list[Action],

@@ -221,7 +221,7 @@ def children(value: Any) -> Iterator[tuple[str, Any]]:
 def _key_step(key: Any) -> str:
     if isinstance(key, str) and key.isidentifier() and key.isascii():
         return f".{key}"
-    return f"[{json.dumps(key, ensure_ascii=True) if isinstance(key, str) else key!r}]"
+    return f"[{json.dumps(key, ensure_ascii=True) if isinstance(key, str) else repr(key)}]"
 
 
 def find(data: Any, test: Callable[[Any], str | None], root: str = "$"
