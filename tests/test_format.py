@@ -307,8 +307,8 @@ def test_table_act_records_the_changer_and_can_be_told_who_acts():
     with pytest.raises(cardlab.IllegalActionError,
                        match=f"'change bid 0' is {first}'s to make now, not {second}'s"):
         table.act("change bid 0", seat=second)
-    with pytest.raises(cardlab.IllegalActionError, match=f"seat {first}, action 'change bid 2': {first}'s bid is "
-                                                         "already 2"):
+    with pytest.raises(cardlab.IllegalActionError,
+                       match=f"seat {first}, action 'change bid 2': {first}'s bid is already 2"):
         table.act("change bid 2")
     fresh_table = cardlab.new_game("teds-game", players=3, seed=7)
     with pytest.raises(cardlab.IllegalActionError) as caught:
