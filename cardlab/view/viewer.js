@@ -58,6 +58,14 @@ function moveText(move, step) {
   return text;
 }
 
+// An action text as people read it: card codes by their names (the movie's card table).
+function readable(movie, text) {
+  return text.split(" ").map((word) => {
+    if (movie.cards[word]) return movie.cards[word][4];
+    return word.replace(/,/g, ", ").replace(/-(?=[a-z])/g, " ");
+  }).join(" ");
+}
+
 function firstStep(move) {
   return typeof move.x === "string" ? move.s : Math.max(move.s, move.x[0][0]);
 }
@@ -604,7 +612,7 @@ function render({ model, el: host }) {
     drawMoves(key, lineIndex, step);
     const alts = movie.explore ? (frame.alt || []) : [];
     whatif.hidden = !movie.explore;
-    fillSelect(whatSelect, alts.map((t) => [t, t]), alts[0] || "");
+    fillSelect(whatSelect, alts.map((t) => [t, readable(movie, t)]), alts[0] || "");
     whatSelect.disabled = tryButton.disabled = !alts.length;
   }
 
