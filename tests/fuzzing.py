@@ -367,7 +367,9 @@ def containers(index: int) -> list[tuple[Any, ...]]:
 
 def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str]:
     """One structural change of ``doc`` (a mutated copy of ``base``); returns (doc, what)."""
-    op = ch.below(12)
+    op = ch.below(13)
+    if op == 12:  # what an older or hand-edited file may hold (lenient loading repairs some)
+        return _legacy(ch, doc)
     if op in (0, 1, 2, 3, 4):  # the commonest: one node replaced
         path = pick(ch, base.paths)
         try:
@@ -444,6 +446,36 @@ def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str
     return _replaced(doc, path, lambda _: sub), f"move {source} to {path}"
 
 
+def _legacy(ch: Chooser, doc: Any) -> tuple[Any, str]:
+    if not isinstance(doc, dict):
+        return doc, "no-op"
+    options = doc.get("options")
+    hands = doc.get("hands")
+    kind = ch.below(5)
+    if kind < 3 and isinstance(options, dict) and options:
+        key = pick(ch, list(options))
+        value = options[key]
+        if kind == 0:
+            rest = {k: v for k, v in options.items() if k != key}
+            return {**doc, "options": rest}, f"option {key} left out"
+        text = pick(ch, [str(value), f" {value} ", json.dumps(value),
+                         {True: "yes", False: "no"}.get(value, str(value)) if
+                         isinstance(value, bool) else str(value).upper()])
+        return {**doc, "options": {**options, key: text}}, f"option {key} as {text!r}"
+    if kind == 3 and isinstance(hands, list) and hands:
+        h = ch.below(len(hands))
+        hand = hands[h]
+        if isinstance(hand, dict) and isinstance(hand.get("scores"), list):
+            floats = [float(v) if isinstance(v, int) else v for v in hand["scores"]]
+            if ch.below(2):
+                changed = {**hand, "scores": floats}
+            else:
+                changed = {k: v for k, v in hand.items() if k != "scores"}
+            return (_replaced(doc, ("hands", h), lambda _: changed),
+                    f"hand {h + 1} scores as floats or left out")
+    return {k: v for k, v in doc.items() if k != "totals"}, "totals left out"
+
+
 # -- byte mutations ------------------------------------------------------------------------
 
 JSONISH = b'{}[]:,"\\ 0123456789-+.eEnulltruefalseNaN\xff\xc3\x80\xed\xa0\x80'
@@ -479,15 +511,18 @@ def mutate_bytes(ch: Chooser, raw: bytes) -> tuple[bytes, str]:
 @dataclasses.dataclass
 class Input:
     text: str | None  # what goes to cardlab.loads
-    raw: bytes | None  # bytes that are not UTF-8 go to cardlab.load from a file
+    raw: bytes | None  # bytes that are not UTF-8: to cardlab.loads, or cardlab.load a file
     what: str  # how it was made, for the report
+    lenient: bool = False  # load with lenient=True (the repairs of old files)
+    from_file: bool = False  # the bytes go through cardlab.load
 
     def reproducer(self) -> str:
         """A few lines of Python that rebuild the input and load it."""
         data = self.text if self.text is not None else self.raw
+        flag = ", lenient=True" if self.lenient else ""
         return (f"# {self.what}\nimport cardlab\ndata = {data!r}\n"
-                + ("cardlab.loads(data)\n" if self.text is not None else
-                   "open('bad.json', 'wb').write(data)\ncardlab.load('bad.json')\n"))
+                + (f"open('bad.json', 'wb').write(data)\ncardlab.load('bad.json'{flag})\n"
+                   if self.from_file else f"cardlab.loads(data{flag})\n"))
 
 
 def make_input(ch: Chooser) -> Input:
@@ -509,11 +544,12 @@ def make_input(ch: Chooser) -> Input:
         for _ in range(1 + (ch.below(4) == 0)):
             raw, change = mutate_bytes(ch, raw)
             what.append(change)
+        lenient = ch.below(4) == 0
         try:
-            return Input(raw.decode("utf-8"), None, "; ".join(what))
+            return Input(raw.decode("utf-8"), None, "; ".join(what), lenient)
         except UnicodeDecodeError:
-            return Input(None, raw, "; ".join(what))
-    return Input(text, None, "; ".join(what))
+            return Input(None, raw, "; ".join(what), lenient, from_file=ch.below(2) == 0)
+    return Input(text, None, "; ".join(what), ch.below(4) == 0)
 
 
 def emit_readable(doc: Any) -> str:
@@ -536,14 +572,25 @@ def outcome(inp: Input, folder: Path) -> str:
     """Load the input; the name of the CardlabError, or "accepted" once the accepted replay
     saves, loads back equal and shows. Any other exception propagates."""
     try:
-        if inp.text is not None:
-            replay = cardlab.loads(inp.text)
-        else:
+        if inp.from_file:
             path = folder / "input.json"
             path.write_bytes(inp.raw or b"")
-            replay = cardlab.load(path)
+            replay = cardlab.load(path, lenient=inp.lenient)
+        else:
+            data = inp.text if inp.text is not None else inp.raw or b""
+            replay = cardlab.loads(data, lenient=inp.lenient)
     except cardlab.CardlabError as err:
         return type(err).__name__
+    if inp.lenient and replay.repairs:
+        # what lenient loading repaired is a replay in the format exactly
+        try:
+            strict = cardlab.loads(replay.to_json())
+        except cardlab.CardlabError as err:
+            raise AcceptedButBroken(f"repaired, it is still refused: {err}") from err
+        if strict.to_json() != replay.to_json():
+            raise AcceptedButBroken("repaired, it loads back as another replay")
+        check_accepted(replay, folder)
+        return "repaired"
     check_accepted(replay, folder)
     return "accepted"
 
