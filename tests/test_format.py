@@ -376,3 +376,68 @@ def test_acting_before_the_deal_does_not_say_hand_0():
     message = str(caught.value)
     assert "hand 0" not in message and "the deal of hand 1 is due" in message
     assert r"Table.deal(record)" in message
+
+
+# -- 6. two readings (docs/rules-interpretations.md) -----------------------------------------
+
+def test_double_fewest_is_bounded_by_the_grey_cards_one_per_player():
+    table = cardlab.new_game("bobs-hat", players=3, seed=1, double_fewest=True,
+                             seats=["Ann", "Ben", "Cal"])
+    table.act("hat +10")
+    first = table.seats[table.state.to_act()]
+    assert "bid double-fewest" in table.state.legal_texts()
+    table.act("bid double-fewest")  # his own grey card and one borrowed: one is left
+    second = table.seats[table.state.to_act()]
+    legal = table.state.legal_texts()
+    assert "bid fewest" in legal and not any("double-fewest" in t for t in legal)
+    with pytest.raises(cardlab.IllegalActionError, match=f"only 1 grey card is left "
+                                                         f"\\({second}'s own\\)"):
+        table.act("bid most-red,double-fewest")
+    table.act("bid most-red,fewest")
+    legal = table.state.legal_texts()
+    assert legal and not any("fewest" in t for t in legal)
+    with pytest.raises(cardlab.IllegalActionError, match="every grey fewest card is in use"):
+        table.act("bid fewest")
+    table.act("bid most-blue")
+    assert table.state.free_fewest_cards() == 0 and first != second
+    data = table.replay.to_dict()  # a file with two doubles among three players is refused
+    data["hands"][0]["actions"][2]["act"] = "bid most-red,double-fewest"
+    err = refused(data, "double fewest borrows an opponent's grey card",
+                  path="$.hands[0].actions[2].act")
+    assert (err.hand, err.step, err.seat) == (1, 3, second)
+
+
+def test_the_bound_never_binds_without_double_fewest():
+    table = cardlab.new_game("bobs-hat", players=3, seed=1)
+    table.act("hat -10")
+    for _ in range(3):
+        assert "bid fewest" in table.state.legal_texts()
+        table.act("bid fewest")
+
+
+def test_whots_cap_is_for_simulations_not_for_a_recorded_game():
+    from cardlab.games.whot import DEFAULT_MAX_TURNS, WhotRules
+
+    recorded = cardlab.new_game("whot", players=3)
+    assert recorded.replay.options["max_turns"] == 0 and recorded.state.cap > 10**15
+    assert WhotRules.SIMULATION_OPTIONS == {"max_turns": DEFAULT_MAX_TURNS}
+    assert cardlab.get_game("bobs-hat").rules_class.SIMULATION_OPTIONS == {}
+    # an old file that wrote the old default keeps its cap: every option is written out
+    old = cardlab.example("whot-example").to_dict()
+    old["options"]["max_turns"] = 3000
+    assert cardlab.loads(json.dumps(old)).rules.options["max_turns"] == 3000
+
+
+def test_bots_on_the_command_line_play_whot_with_the_cap(tmp_path):
+    from cardlab.cli import main as cli_main
+
+    out = tmp_path / "whot.json"
+    with pytest.raises(SystemExit) as code:
+        cli_main(["play", "whot", "--players", "3", "--seed", "2", "--option",
+                  "rubber=single", "--out", str(out)])
+    assert code.value.code == 0
+    assert cardlab.load(out).options["max_turns"] == 3000
+    with pytest.raises(SystemExit):
+        cli_main(["play", "whot", "--players", "3", "--seed", "2", "--option",
+                  "rubber=single", "--option", "max_turns=0", "--out", str(out)])
+    assert cardlab.load(out).options["max_turns"] == 0
