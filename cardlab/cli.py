@@ -7,6 +7,7 @@ ends quietly with 141, as for any program killed by SIGPIPE.
     cardlab play bobs-hat --players 4 --seed 7 --option hands=3 --out game.json
     cardlab show game.json --seat Brad
     cardlab validate replays/norwegian-review.json
+    cardlab validate huge.json --limit max_actions_per_hand=5000000
     cardlab games
 """
 
@@ -22,6 +23,7 @@ from .bots import KINDS, make_bot
 from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
+from .limits import Limits
 from .replay import Action, Replay, load, new_game
 from .text import render
 
@@ -61,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     page.add_argument("--seat", help="the page holds only what this seat could see")
     page.add_argument("--lang", help="language of the notes shown first")
     page.add_argument("-o", "--out", help="where to write the page (default: FILE with .html)")
+    for reader in (show, validate, page):
+        reader.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                            help="raise (or lower) a limit of what the file may hold; the "
+                                 f"limits are {', '.join(Limits.names())}")
     return parser
 
 
@@ -82,6 +88,21 @@ def _seed(text: str) -> int | str:
 def _seats(text: str | None) -> list[str] | None:
     """``--seats A,B,C``; the names themselves are checked by :func:`cardlab.new_game`."""
     return None if text is None else text.split(",")
+
+
+def _load(args: argparse.Namespace) -> Replay:
+    """``load`` with the limits of ``--limit NAME=N`` (each name at most once)."""
+    pairs: dict[str, str] = {}
+    for pair in args.limit:
+        name, sep, value = pair.partition("=")
+        key = name.strip().replace("-", "_")
+        if not sep or not key:
+            raise OptionError(f"--limit {pair!r} should look like NAME=N, e.g. "
+                              f"max_hands=5000; the limits are {', '.join(Limits.names())}")
+        if key in pairs:
+            raise OptionError(f"--limit {key} is given twice")
+        pairs[key] = value
+    return load(args.file, limits=Limits.from_pairs(pairs))
 
 
 def note_languages(replay: Replay) -> list[str]:
@@ -146,18 +167,18 @@ def run(argv: Sequence[str] | None = None) -> int:
                                                        strict=True))
         _say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
     elif args.command == "show":
-        replay = load(args.file)
+        replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
         _say(render(replay, seat=seat, lang=_lang(replay, args.file, args.lang)))
     elif args.command == "validate":
-        replay = load(args.file)
+        replay = _load(args)
         actions = sum(len(h.actions) for h in replay.hands)
         _say(f"{args.file}: valid {get_game(replay.game).title} replay, "
               f"{len(replay.hands)} hands, {actions} actions")
     elif args.command == "html":
         from .view.page import write_page  # the view layer, only for this command
 
-        replay = load(args.file)
+        replay = _load(args)
         out = args.out or os.path.splitext(args.file)[0] + ".html"
         check_target(out)
         write_page(replay, out, seat=_seat(replay, args.file, args.seat),

@@ -103,3 +103,14 @@ def test_a_bad_out_is_refused_before_the_game_is_played(tmp_path, monkeypatch):
     with pytest.raises(SystemExit) as code:
         main(["play", "bobs-hat", "--out", str(tmp_path / "missing" / "x.json")])
     assert code.value.code == 2 and played == []
+
+
+def test_a_limit_lowered_refuses_and_raised_again_accepts():
+    review = str(ROOT / "replays" / "norwegian-review.json")
+    refused = cli("validate", review, "--limit", "max_hands=1")
+    assert refused.returncode == 2 and "--limit max_hands=N" in refused.stderr
+    accepted = cli("validate", review, "--limit", "max_hands=2", "--limit", "max-note-chars=5000")
+    assert accepted.returncode == 0
+    assert "valid Where's Bob's Hat? replay, 2 hands" in accepted.stdout
+    shown = cli("show", review, "--limit", "max_hands=2")
+    assert shown.returncode == 0 and "Totals: Tone -15" in shown.stdout
