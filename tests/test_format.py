@@ -441,3 +441,16 @@ def test_bots_on_the_command_line_play_whot_with_the_cap(tmp_path):
         cli_main(["play", "whot", "--players", "3", "--seed", "2", "--option",
                   "rubber=single", "--option", "max_turns=0", "--out", str(out)])
     assert cardlab.load(out).options["max_turns"] == 0
+
+
+def test_the_shipped_schema_accepts_what_the_loader_accepts_and_refuses_loose_options():
+    import jsonschema
+
+    from cardlab.replay import schema
+
+    for name in cardlab.example_names():
+        jsonschema.validate(cardlab.example(name).to_dict(), schema())
+    data = cardlab.example("whot-example").to_dict()
+    data["options"]["packs"] = None
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema())
