@@ -14,6 +14,7 @@ ends quietly with 141, as for any program killed by SIGPIPE.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -212,6 +213,10 @@ def _os_error(err: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line and exit: 0 done, 2 bad input, 130 interrupted, 141 closed pipe."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # A terminal or pipe whose encoding lacks a character (PYTHONIOENCODING=ascii, an old
+        # code page) gets an escape such as \u2014 rather than a crash halfway through.
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         code = run(argv)
     except CardlabError as err:  # before OSError: a SaveError is both

@@ -29,11 +29,17 @@ MAX_SEAT_NAME = 40
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 
 
+_KINDS = {"Cc": "the control character", "Cs": "the undecodable character",
+          "Zl": "the line separator", "Zp": "the paragraph separator"}
+
+
 def _bad_character(name: str) -> str | None:
     for char in name:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs", "Zl", "Zp") or ord(char) in _BIDI:
-            return f"U+{ord(char):04X}"
+        kind = _KINDS.get(unicodedata.category(char))
+        if kind is None and ord(char) in _BIDI:
+            kind = "the bidirectional control"
+        if kind is not None:
+            return f"{kind} U+{ord(char):04X}"
     return None
 
 
@@ -54,8 +60,8 @@ def seat_name_problem(names: Sequence[object]) -> tuple[int, str] | None:
                            f"most {MAX_SEAT_NAME}")
         bad = _bad_character(name)
         if bad is not None:
-            return index, (f"{seat}'s name {name!r} holds the control character {bad}; a seat "
-                           "name is plain visible text")
+            return index, (f"{seat}'s name {name!r} holds {bad}; a seat name is plain "
+                           "visible text")
         if name != name.strip():
             return index, f"{seat}'s name {name!r} begins or ends with white space"
         key = name.casefold()

@@ -269,3 +269,11 @@ def test_a_full_disk_behind_standard_output_is_one_line(args, tmp_path):
                                 stderr=subprocess.PIPE, text=True, env=env, timeout=60)
     assert result.stderr == "cardlab: error: standard output: disk full\n"
     assert result.returncode == 2
+
+
+def test_an_output_encoding_without_the_characters_escapes_them():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
+    result = subprocess.run([sys.executable, "-m", "cardlab", "show", str(REVIEW)],
+                            capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0 and result.stderr == b""
+    assert b"Where's Bob's Hat? \\u2014 the Norwegian review" in result.stdout
