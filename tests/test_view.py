@@ -429,13 +429,22 @@ def test_the_browser_asks_for_a_branch_by_message(review):
     assert sent[-1]["text"].startswith("refused:")
 
 
-def test_a_replay_displays_as_the_viewer_with_the_page_for_exports(review):
-    viewer = ReplayViewer(review)
-    data, _ = viewer._repr_mimebundle_()
+def test_a_replay_displays_as_the_viewer_then_the_page_for_exports(review, monkeypatch):
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
+    review._ipython_display_()
+    assert len(shown) == 1 and isinstance(shown[0], ReplayViewer)
+    shown[0]._ipython_display_()
+    _, widget, page = shown
+    data, _ = widget._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in data
-    frame = data["text/html"]
-    assert frame.startswith('<iframe class="cardlab-page" sandbox="allow-scripts"')
-    assert "&lt;script type=&quot;module&quot;&gt;" in frame  # the page, escaped in srcdoc
+    assert page.data.startswith('<div class="cardlab-export"><iframe class="cardlab-page" '
+                                'sandbox="allow-scripts"')
+    assert "&lt;script type=&quot;module&quot;&gt;" in page.data  # the page, escaped in srcdoc
+    css = (ROOT / "cardlab" / "view" / "viewer.css").read_text(encoding="utf-8")
+    assert ".cardlab-export { display: none !important; }" in css  # a live viewer hides it
 
 
 # -- the page ------------------------------------------------------------------------------
@@ -501,5 +510,5 @@ def test_a_replay_made_of_injections_stays_text(tmp_path):
     assert parser.tags.count("script") == 2
     frame = Tags()
     frame.feed(page_iframe(replay))
-    assert frame.tags == ["iframe"]
+    assert frame.tags == ["div", "iframe"]
     assert json.loads(script_json(INJECTIONS)) == INJECTIONS

@@ -117,13 +117,13 @@ def page_html(replay: Replay, seat: int | str | None = None, lang: str | None = 
 
 
 def page_iframe(replay: Replay, seat: str | None = None, lang: str | None = None,
-                views: dict[str, Any] | None = None, height: int = 900) -> str:
-    """The page inside a sandboxed ``<iframe srcdoc>``: the HTML part of the widget's display
-    bundle, which a notebook's HTML export shows where no kernel runs."""
+                views: dict[str, Any] | None = None, height: int = 1000) -> str:
+    """The page inside a sandboxed ``<iframe srcdoc>`` in a ``div.cardlab-export``: what a
+    notebook's HTML export shows where no kernel runs (a live viewer hides it)."""
     page = page_html(replay, seat, lang, views)
-    return (f'<iframe class="cardlab-page" sandbox="allow-scripts" title="cardlab replay" '
-            f'style="width:100%;height:{height}px;border:0" srcdoc="{html.escape(page)}">'
-            "</iframe>")
+    return (f'<div class="cardlab-export"><iframe class="cardlab-page" sandbox="allow-scripts" '
+            f'title="cardlab replay" style="width:100%;height:{height}px;border:0" '
+            f'srcdoc="{html.escape(page)}"></iframe></div>')
 
 
 def write_page(replay: Replay, path: str | os.PathLike[str], seat: int | str | None = None,

@@ -480,7 +480,9 @@ function render({ model, el: host }) {
       item.append(swatch, el("span", null, name));
       legend.appendChild(item);
     });
-    chartBox.replaceChildren(el("div", "cardlab-panel-title", "Total score"), chart, legend);
+    chartBox.replaceChildren(el("div", "cardlab-panel-title", "Total score"),
+      ...(points.length < 2 ? [el("div", "cardlab-empty", `no ${movie.word} finished yet`)]
+        : [chart, legend]));
   }
 
   function drawMoves(key, lineIndex, step) {
@@ -492,7 +494,15 @@ function render({ model, el: host }) {
       moves.replaceChildren(buildLine(key, 0, 0, lineIndex, step, lang));
     }
     for (const [l, s, node] of moveNodes) {
-      node.classList.toggle("cardlab-current", l === lineIndex && s === step);
+      const current = l === lineIndex && s === step;
+      node.classList.toggle("cardlab-current", current);
+      if (current) node.setAttribute("aria-current", "step");
+      else node.removeAttribute("aria-current");
+      // keep the current move in sight inside the list (never scroll the page itself)
+      if (current && (node.offsetTop < moves.scrollTop ||
+          node.offsetTop > moves.scrollTop + moves.clientHeight - 24)) {
+        moves.scrollTop = Math.max(0, node.offsetTop - moves.clientHeight / 3);
+      }
     }
   }
 
@@ -510,7 +520,7 @@ function render({ model, el: host }) {
         hand = move.h;
         trickNo = null;
         const header = data.hands.find((h) => h.i === move.h);
-        if (header && (index === 0 || m === from)) {
+        if (header && index === 0) {
           const head = el("div", "cardlab-hand-head", header.t);
           head.dataset.step = String(header.s);
           head.addEventListener("click", () => setState({ line: index, step: header.s }));

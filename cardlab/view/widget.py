@@ -83,12 +83,23 @@ class ReplayViewer:
 
     # -- display -------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        data, meta = self.widget._repr_mimebundle_(**kwargs)
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        """Show the widget, then the standalone page for a notebook's HTML export.
+
+        ``jupyter nbconvert --to html --execute`` stores the widget's state and draws widget
+        views with a widget manager loaded from the network, so offline the widget is blank
+        there. The page that follows it (a sandboxed ``<iframe srcdoc>``) needs nothing; a
+        live front-end that draws the widget loads ``viewer.css``, which hides the page."""
+        from IPython.display import HTML, display
+
         from .page import page_iframe
 
-        # a notebook's HTML export has no kernel and no widget manager: the page shows there
-        data["text/html"] = page_iframe(self.replay, seat=self.seat, lang=self.lang)
-        return data, meta
+        display(self.widget)
+        key = self._key()
+        views = self._views if key == "" or not self.private else None
+        display(HTML(page_iframe(self.replay, seat=self.seat, lang=self.lang, views=views)))
 
     def __repr__(self) -> str:
         line = self.lines()[self.widget.line][0]
