@@ -24,7 +24,7 @@ import struct
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from .errors import CardCodeError
+from .errors import CardCodeError, brief
 from .kernel import shuffle_prefix
 
 T = TypeVar("T")
@@ -61,10 +61,10 @@ class Deck:
         """The card a code names; raises :class:`CardCodeError` naming the bad code."""
         try:
             return self._index[text.replace(" ", "").lower()]
-        except (KeyError, AttributeError):
+        except (KeyError, AttributeError, TypeError):
             sample = ", ".join(self.codes[:3])
             raise CardCodeError(
-                f"{text!r} is not a {self.description} (codes look like {sample}, ...)"
+                f"{brief(text)} is not a {self.description} (codes look like {sample}, ...)"
             ) from None
 
     def parse_many(self, texts: Iterable[str]) -> list[int]:

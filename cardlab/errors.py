@@ -13,6 +13,24 @@ seat Remo: Remo must follow blue: he holds blue14
 
 from __future__ import annotations
 
+import reprlib
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel = 2
+_BRIEF.maxstring = 60
+_BRIEF.maxother = 60
+_BRIEF.maxlist = _BRIEF.maxdict = _BRIEF.maxtuple = 6
+
+
+def brief(value: object) -> str:
+    """A short ``repr`` for a message: nested data and long text are cut (``...``), so a
+    value from a file of any depth or size can be named without recursing or flooding.
+
+    >>> brief([[[[1]]]]), brief("x" * 100)[:12]
+    ('[[[...]]]', "'xxxxxxxxxxx")
+    """
+    return _BRIEF.repr(value)
+
 
 class CardlabError(Exception):
     """Root of every error cardlab raises on purpose."""

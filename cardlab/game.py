@@ -31,6 +31,7 @@ from .errors import (
     IllegalActionError,
     OptionError,
     UnknownGameError,
+    brief,
 )
 
 JSON = Any
@@ -61,19 +62,19 @@ class Option:
             try:
                 value = int(value)
             except ValueError:
-                raise OptionError(f"{where} takes a whole number, not {value!r}") from None
+                raise OptionError(f"{where} takes a whole number, not {brief(value)}") from None
         if self.kind is bool and not isinstance(value, bool):
-            raise OptionError(f"{where} is true or false, not {value!r}")
+            raise OptionError(f"{where} is true or false, not {brief(value)}")
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise OptionError(f"{where} takes a whole number, not {value!r}")
+            raise OptionError(f"{where} takes a whole number, not {brief(value)}")
         if self.kind is str and not isinstance(value, str):
-            raise OptionError(f"{where} takes one of {self._choices()}, not {value!r}")
+            raise OptionError(f"{where} takes one of {self._choices()}, not {brief(value)}")
         if self.choices is not None and value not in self.choices:
-            raise OptionError(f"{where} takes one of {self._choices()}, not {value!r}")
+            raise OptionError(f"{where} takes one of {self._choices()}, not {brief(value)}")
         if self.low is not None and value < self.low:
-            raise OptionError(f"{where} is at least {self.low}, not {value!r}")
+            raise OptionError(f"{where} is at least {self.low}, not {brief(value)}")
         if self.high is not None and value > self.high:
-            raise OptionError(f"{where} is at most {self.high}, not {value!r}")
+            raise OptionError(f"{where} is at most {self.high}, not {brief(value)}")
         return value
 
     def _choices(self) -> str:

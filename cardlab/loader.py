@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import strictjson
-from .errors import CardlabError, IllegalActionError, ReplayError
+from .errors import CardlabError, IllegalActionError, ReplayError, brief
 from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, Limits, exceeded
 from .seats import seat_name_problem
@@ -102,7 +102,7 @@ class _Reader:
             for lang, text in value.items():
                 if not isinstance(lang, str) or not LANGUAGE.fullmatch(lang):
                     raise self.fail(path, f"a note's keys are language codes such as 'en' or "
-                                          f"'no', not {lang!r}")
+                                          f"'no', not {brief(lang)}")
                 if not isinstance(text, str):
                     raise self.fail(f"{path}.{lang}", f"a note's text is a string, not "
                                                       f"{_kind(text)}")
@@ -124,7 +124,7 @@ class _Reader:
                 number = int(number)
             if type(number) is not int:
                 raise self.fail(f"{path}[{i}]", f"{what} are whole numbers (written without a "
-                                                f"decimal point), not {number!r}")
+                                                f"decimal point), not {brief(number)}")
             out.append(number)
         return out
 
@@ -217,10 +217,10 @@ class _Reader:
         self.keys(data, "$", TOP_KEYS, (), "a replay")
         if data.get("format") != FORMAT:
             raise self.fail("$.format", f"not a cardlab replay: the format must be "
-                                        f"{FORMAT!r}, not {data.get('format')!r}")
+                                        f"{FORMAT!r}, not {brief(data.get('format'))}")
         if type(data.get("version")) is not int or data["version"] != VERSION:
             raise self.fail("$.version", f"this cardlab reads version {VERSION} of the format, "
-                                         f"not {data.get('version')!r}")
+                                         f"not {brief(data.get('version'))}")
         self.keys(data, "$", TOP_KEYS, REQUIRED, "a replay")
         game = data["game"]
         if not isinstance(game, str) or not game:
@@ -233,13 +233,17 @@ class _Reader:
         seats = data["seats"]
         if not isinstance(seats, list) or len(seats) < 2:
             raise self.fail("$.seats", "the seats are a list of names, one per player")
+        for i, name in enumerate(seats):
+            if not isinstance(name, str):
+                raise self.fail(f"$.seats[{i}]", f"seat {i + 1}'s name must be text, not "
+                                                 f"{_kind(name)}")
         problem = seat_name_problem(seats)
         if problem is not None:
             raise self.fail(f"$.seats[{problem[0]}]", problem[1])
         seed = data["seed"]
         if seed is not None and type(seed) not in (int, str):
             raise self.fail("$.seed", f"the seed is a whole number, a text or null, not "
-                                      f"{seed!r}")
+                                      f"{_kind(seed)}")
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise self.fail("$.meta", f"meta is an object, not {_kind(meta)}")
@@ -319,7 +323,7 @@ def read(text: str | bytes, file: str | None = None, *, limits: Limits | None = 
 
     def too_deep() -> Exception:
         return exceeded("max_nesting", limits.max_nesting,
-                        "the JSON is nested deeper than that", file=file)
+                        "arrays and objects nest too deep", file=file)
 
     data = strictjson.parse(text, file, limits.max_nesting, pairs_hook=action_pairs,
                             on_nesting=too_deep)
@@ -481,20 +485,23 @@ def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
     the action (``State.actor``: a bid change in Ted's Game is the last bidder's)."""
     seats = replay.seats
     to_act, parse, actor, apply = state.to_act, state.parse_action, state.actor, state.apply
+    out_of_turn = type(state).actor is not State.actor  # only then may the actor differ
     for k in range(start, len(actions)):
         action = actions[k]
         seat = to_act()
         if seat < 0:
-            raise _located(f"{action.act!r} comes after the hand has ended", hand, first_step,
-                           k, None, file, f"{base}[{k}]")
+            raise _located(f"{brief(action.act)} comes after the hand has ended", hand,
+                           first_step, k, None, file, f"{base}[{k}]")
         try:
             move = parse(action.act)
         except CardlabError as err:
             raise _located(reason_of(err), hand, first_step, k, seats[seat], file,
                            f"{base}[{k}].act") from None
-        who = actor(move)
-        if who < 0:
-            who = seat
+        who = seat
+        if out_of_turn:
+            who = actor(move)
+            if who < 0:
+                who = seat
         if action.seat != seats[who]:
             reason = (f"it is {seats[seat]}'s turn, not {action.seat}'s" if who == seat else
                       f"{action.act!r} is {seats[who]}'s to make (the rules let {seats[who]} "

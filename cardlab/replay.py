@@ -29,7 +29,14 @@ from importlib import resources
 from typing import Any
 
 from . import strictjson
-from .errors import ActionTextError, CardlabError, IllegalActionError, OptionError, ReplayError
+from .errors import (
+    ActionTextError,
+    CardlabError,
+    IllegalActionError,
+    OptionError,
+    ReplayError,
+    brief,
+)
 from .files import write_text
 from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, NESTING_CEILING, Limits, exceeded
@@ -727,7 +734,7 @@ def check_note(note: Any) -> None:
             isinstance(note, dict) and not all(isinstance(k, str) and LANGUAGE.fullmatch(k)
                                                for k in note)):
         raise ReplayError('a note is a string, or texts by language code ({"en": "..."}), '
-                          f"not {note!r}")
+                          f"not {brief(note)}")
     for text in texts:
         problem = strictjson.lone_surrogate(text)
         if problem is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import deal_round_robin, draw, seeded_words
-from ..errors import CardCodeError, IllegalActionError, OptionError
+from ..errors import CardCodeError, IllegalActionError, OptionError, brief
 from ..game import Option, Rules, register
 from .tricks import PLAY, SuitedDeck, TrickTaking
 
@@ -320,7 +320,7 @@ class BobsHatState(TrickTaking):
             raise self.refuse('a Bob\'s Hat deal is {"trump": ..., "hands": [...]}')
         if record["trump"] not in TRUMP_CARDS:
             raise self.refuse(f"the trump card is blue, red, black or gray, not "
-                              f"{record['trump']!r}")
+                              f"{brief(record['trump'])}")
         hands = record["hands"]
         if not isinstance(hands, list) or len(hands) != n:
             raise self.refuse(f"the deal must give a hand to each of the {n} players")

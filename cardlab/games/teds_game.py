@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import seeded_cards
-from ..errors import CardCodeError, IllegalActionError, OptionError
+from ..errors import CardCodeError, IllegalActionError, OptionError, brief
 from ..game import Option, Rules, register
 from .tricks import PLAY, SuitedDeck, TrickTaking
 
@@ -292,7 +292,7 @@ class TedsGameState(TrickTaking):
         given = record["first_dealer"]
         if isinstance(given, bool) or given != dealer:
             raise self.refuse(f"{self.names[dealer]} (seat {dealer}) drew the lowest card and "
-                              f"deals first, not seat {given!r}")
+                              f"deals first, not seat {brief(given)}")
         return parsed, dealer
 
     def _check_deal(self, record: Any) -> tuple[int, list[list[int]]]:

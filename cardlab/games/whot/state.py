@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import seeded_cards
-from ...errors import CardCodeError, IllegalActionError
+from ...errors import CardCodeError, IllegalActionError, brief
 from ...game import State
 from .pack import (
     ANNOUNCE,
@@ -44,6 +44,10 @@ from .pack import (
     parse_symbol,
 )
 from .rules import WhotRules
+
+
+# "play circle7" -> circle7: a replay's own texts for plain cards, read without parsing
+_PLAIN_PLAYS = {f"play {code}": card for card, code in enumerate(CODES) if not IS_WHOT[card]}
 
 
 class WhotState(State):
@@ -206,7 +210,7 @@ class WhotState(State):
 
     def _parse_card(self, code: Any) -> int:
         if not isinstance(code, str):
-            raise self.refuse(f"{code!r} is not a card code")
+            raise self.refuse(f"{brief(code)} is not a card code")
         card = DECK.parse(code)
         if card >= self.ncards:
             raise CardCodeError(f"{code!r} is a card of the second pack, which this game "
@@ -604,6 +608,11 @@ class WhotState(State):
         Copies of a face are interchangeable in play: naming ``circle7`` (or ``whot20``) plays
         the copy the player holds, so people can type what they see; the log keeps the copy.
         """
+        if text == "draw":  # the canonical texts, as a replay stores them: no parsing
+            return DRAW
+        card = _PLAIN_PLAYS.get(text, -1)
+        if 0 <= card < self.ncards:
+            return self._held_copy(card)
         words = text.strip().lower().split()
         announce = 0
         if words[-2:] == ["last", "card"]:
