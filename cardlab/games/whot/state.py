@@ -45,7 +45,6 @@ from .pack import (
 )
 from .rules import WhotRules
 
-
 # "play circle7" -> circle7: a replay's own texts for plain cards, read without parsing
 _PLAIN_PLAYS = {f"play {code}": card for card, code in enumerate(CODES) if not IS_WHOT[card]}
 
