@@ -3,15 +3,18 @@
 from . import text
 from .cursor import Cursor
 from .errors import (
+    ActionTextError,
     CardCodeError,
     CardlabError,
     IllegalActionError,
+    LimitError,
     OptionError,
     ReplayError,
     SaveError,
     UnknownGameError,
 )
 from .game import get_game, list_games
+from .limits import DEFAULT_LIMITS, Limits
 from .replay import Replay, Table, load, loads, new_game
 
 _EXAMPLES = "examples"  # the example replays, shipped in the package (cardlab/examples/)
@@ -54,7 +57,7 @@ norwegian-review, teds-game-example, whot-example
 
 __all__ = [
     "CardCodeError", "CardlabError", "Cursor", "example", "example_names", "IllegalActionError",
-    "OptionError", "ReplayError",
+    "OptionError", "ReplayError", "ActionTextError", "LimitError", "Limits", "DEFAULT_LIMITS",
     "SaveError", "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
     "new_game", "text",
 ]

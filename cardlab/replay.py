@@ -148,6 +148,12 @@ class Action:
     # mutable, so unhashable, like the dataclass it was
     __hash__ = None  # type: ignore[assignment]
 
+    def __repr__(self) -> str:  # not the dataclass's: that one recurses into variations
+        note = "" if self.note is None else f", note={self.note!r}"
+        lines = "" if not self.variations else \
+            f", variations=[{len(self.variations)} line{'s' if len(self.variations) > 1 else ''}]"
+        return f"Action({self.seat!r}, {self.act!r}{note}{lines})"
+
     def json_items(self) -> list[tuple[str, Any]]:
         """The JSON path steps and values of this action's fields (for
         :func:`cardlab.strictjson.find`)."""

@@ -155,6 +155,7 @@ def test_a_chain_of_variations_330_deep_loads_copies_validates_saves_and_shows(t
     assert again.line(0, ((0, 0),) * 330)[0].note == "level 330"
     assert cardlab.loads(again.to_json()).to_json() == replay.to_json()  # (dict == recurses)
     assert "Final:" in cardlab.text.render(again)
+    assert repr(again.hands[0].actions[0]).endswith("variations=[1 line])")
     twin.hands[0].actions[0].variations[0][0].variations[0][0].note = "changed"
     assert twin != again  # a real copy, compared all the way down
 
