@@ -12,8 +12,9 @@ either the old file or the new one, never half of one:
 - a new file gets the mode the umask gives (``0644`` under umask ``022``), an existing
   file keeps its mode (and, where allowed, its owner and group);
 - a symbolic link is followed: its target is replaced and the link kept;
-- an existing character device or FIFO (``/dev/stdout``, ``/dev/null``, a named pipe) is
-  written straight into, as there is no file to replace;
+- an existing character device or FIFO (``/dev/null``, a named pipe) is written straight
+  into, as there is no file to replace; ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N``
+  are written through the open descriptor, as a shell redirection would;
 - a path that cannot be written raises :class:`~cardlab.errors.SaveError` naming the path
   and the reason (``permission denied``, ``no such folder``, ``is a folder``,
   ``name too long``, ``disk full``, ...).
@@ -37,6 +38,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 import time
 from pathlib import Path
 
@@ -160,6 +162,15 @@ def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8")
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace the file at ``path`` with ``data`` atomically (see the module's docstring)."""
+    fd = _open_descriptor(path)
+    if fd is not None:
+        try:
+            if fd in (1, 2):
+                (sys.stdout if fd == 1 else sys.stderr).flush()  # keep what was printed first
+            _write_all(fd, data)
+        except OSError as err:
+            raise SaveError(reason(err), file=os.fspath(path), errno=err.errno) from None
+        return
     real, shown = _resolve(path)
     try:
         _write(real, data, shown)
@@ -167,6 +178,22 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
     except OSError as err:
         raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)\Z")
+
+
+def _open_descriptor(path: str | os.PathLike[str]) -> int | None:
+    """The already open file descriptor that ``path`` names (``/dev/stdout``, ``/dev/fd/3``).
+
+    Such a path is written through the descriptor, as a shell redirection would: following
+    the link would replace the file that ``> out.txt`` opened instead of writing into it.
+    """
+    given = os.fsdecode(os.fspath(path))
+    if given in ("/dev/stdout", "/dev/stderr"):
+        return 1 if given == "/dev/stdout" else 2
+    match = _DESCRIPTOR.match(given)
+    return int(match.group(1)) if match else None
 
 
 def check_target(path: str | os.PathLike[str]) -> None:
@@ -181,6 +208,8 @@ def check_target(path: str | os.PathLike[str]) -> None:
         ...
     cardlab.errors.SaveError: docs: cannot save: is a folder
     """
+    if _open_descriptor(path) is not None:
+        return
     real, shown = _resolve(path)
     try:
         _preflight(real, shown)

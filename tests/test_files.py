@@ -320,3 +320,23 @@ def test_a_device_or_fifo_is_written_into_not_replaced(tmp_path):
     finally:
         os.close(reader)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_an_open_descriptor_is_written_through_as_a_shell_redirection_would(tmp_path):
+    out = tmp_path / "redirected.txt"
+    with open(out, "wb") as handle:  # like `cardlab play --out /dev/stdout > redirected.txt`
+        handle.write(b"before\n")
+        handle.flush()
+        inode = os.fstat(handle.fileno()).st_ino
+        write_text(f"/dev/fd/{handle.fileno()}", "after\n")
+        check_target(f"/dev/fd/{handle.fileno()}")
+    assert out.read_bytes() == b"before\nafter\n" and out.stat().st_ino == inode
+    read, write = os.pipe()
+    try:
+        write_text(f"/proc/self/fd/{write}", "through a pipe\n")
+        assert os.read(read, 100) == b"through a pipe\n"
+    finally:
+        os.close(read)
+        os.close(write)
+    with pytest.raises(SaveError, match="/dev/fd/9999: cannot save: bad file descriptor"):
+        write_text("/dev/fd/9999", "x")
