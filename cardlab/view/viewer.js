@@ -190,7 +190,7 @@ function render({ model, el: host }) {
   slider.min = "0";
   slider.setAttribute("aria-label", "step");
   const counter = el("span", "cardlab-counter");
-  controls.append(first, prev, next, last, autoplay, speedWrap, slider, counter);
+  controls.append(first, prev, next, last, autoplay, slider, counter);
 
   const options = el("div", "cardlab-options");
   const [seatWrap, seatSelect] = select("cardlab-seat-select", "seen by");
@@ -198,7 +198,7 @@ function render({ model, el: host }) {
   const [lineWrap, lineSelect] = select("cardlab-line-select", "line");
   const [allWrap, showAll] = checkbox("cardlab-show-all", "show all results");
   const [bigWrap, bigBox] = checkbox("cardlab-big", "big");
-  options.append(seatWrap, langWrap, lineWrap, allWrap, bigWrap);
+  options.append(seatWrap, langWrap, lineWrap, speedWrap, allWrap, bigWrap);
 
   const main = el("div", "cardlab-main");
   const stage = el("div", "cardlab-stage");
@@ -391,11 +391,16 @@ function render({ model, el: host }) {
     why.hidden = !(tk && tk.why);
     if (!tk) return;
     trick.dataset.size = String(place.size);
+    const compact = place.size === 3 && !place.cells.some(([r, c]) => r !== 2 && c !== 2);
+    trick.dataset.rows = compact ? "2" : String(place.size);
     for (const [seat, code] of tk.c) {
       const classes = [seat === tk.l ? "cardlab-leader" : "", code === tk.w ? "cardlab-won" : ""];
       const slot = el("div", "cardlab-slot");
       const [row, col] = place.cells[seat];
-      slot.style.gridArea = `${row} / ${col}`;
+      // with no one in the corners, the side players' cards sit between the top and bottom
+      // ones: the trick is two cards high
+      slot.style.gridArea = !compact ? `${row} / ${col}`
+        : row === 2 ? `1 / ${col} / 3 / ${col + 1}` : `${row === 3 ? 2 : 1} / ${col}`;
       const node = card(movie, code, classes.filter(Boolean).join(" "));
       node.dataset.seat = movie.seats[seat];
       slot.appendChild(node);
