@@ -116,7 +116,11 @@ class LabServer:
         write_settings(self.settings, theme)
 
     def notebook_url(self, path: str) -> str:
-        return f"{self.url}/lab/tree/{path}?token={self.token}"
+        """The notebook alone in a fresh workspace of its own: Lab would otherwise reopen the
+        documents an earlier page had open, and the notebook on show would not be this one."""
+        self._pages = getattr(self, "_pages", 0) + 1
+        return (f"{self.url}/lab/workspaces/page{self._pages}/tree/{path}"
+                f"?reset&token={self.token}")
 
     def stop(self) -> None:
         """Stop exactly the server's process group (the server and its kernels)."""
@@ -137,33 +141,59 @@ class LabServer:
         self._log.close()
 
 
+# The error outputs of the notebook on show, read from its model: the DOM marks an error
+# output with the stderr mime type, like any warning, so the DOM cannot tell them apart.
+CELL_ERRORS = """() => {
+    const out = [];
+    for (const cell of window.jupyterapp.shell.currentWidget.content.widgets) {
+        if (cell.model.type !== 'code') continue;
+        for (const o of cell.model.outputs.toJSON()) {
+            if (o.output_type === 'error') {
+                out.push(o.ename + ': ' + o.evalue + '\\n' + (o.traceback || []).join('\\n')
+                    .replace(/\\u001b\\[[0-9;]*m/g, ''));
+            }
+        }
+    }
+    return out;
+}"""
+
 # Every code cell has run when each prompt shows its execution count; "Run All" stops at
 # the first error, so an error output ends the wait too.
 RUN_ALL_DONE = """() => {
     const prompts = Array.from(document.querySelectorAll(
         '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt'));
-    const failed = document.querySelector(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]');
-    return failed !== null ||
+    return (""" + CELL_ERRORS + """)().length > 0 ||
         (prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent)));
 }"""
 
 
+RUN_ALL = """async () => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    return await app.commands.execute('notebook:run-all-cells');
+}"""
+
+
 def run_all_cells(page: Any, timeout_ms: int = 120_000) -> None:
-    """Run every cell of the open notebook through the Run menu; wait until all have run."""
+    """Run every cell of the open notebook (Lab's own "Run All Cells" command, once its kernel
+    is ready; clicking the Run menu is flaky on a loaded machine) and wait until all have run
+    or one has failed."""
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=timeout_ms)
-    page.locator(".jp-Notebook .jp-Cell").first.click()
-    page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-    page.locator('li[data-command="runmenu:run-all"]').click()
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext",
+                           timeout=timeout_ms)
+    page.evaluate(RUN_ALL)
     page.wait_for_function(RUN_ALL_DONE, timeout=timeout_ms)
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=timeout_ms)
 
 
 def cell_errors(page: Any) -> list[str]:
-    errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
-    return errors.all_inner_texts()
+    """The tracebacks of the cells that failed, as plain text."""
+    return list(page.evaluate(CELL_ERRORS))
 
 
 class Offline:

@@ -1,184 +1,235 @@
-"""A real browser runs notebook 01 in JupyterLab, clicks the viewer's Next button and steps on
-with the keyboard.
+"""Notebook 01 in JupyterLab, in a real browser, in the light theme and in the dark theme.
 
-Debian's Chromium (``/usr/bin/chromium``) driven by Playwright; Playwright's own browser
-builds are never downloaded. Without Chromium the test fails and says how to install it
-(``.ci/run`` does, with apt-get); to leave it out on purpose, deselect it with
-``make test PYTEST_ARGS='-m "not browser"'``. The JupyterLab server runs on 127.0.0.1 on a
-free port, in its own process group, on a temporary copy of the notebook and the replay (so
-autosave cannot touch the repository), and is stopped afterwards.
+Once per theme: JupyterLab (one server for the session) opens a copy of the walkthrough
+notebook with the theme set in its settings directory, runs every cell, and then the tests
+drive the viewer as a student would: the buttons, the keys (JupyterLab's own shortcuts must
+not fire), a click in the move list, Brad's seat (the data that reached the browser is searched
+for every card Brad cannot see, step by step, against cardlab's ``seatview.hidden_from``), the
+what-if menu, axe-core, and the fit of the table at 1024×768 and 1920×1080 (screenshots go to
+``artifacts/``).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import expect
+import harness
 import pytest
+import views
+
+import cardlab
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-NOTEBOOK = "01-norwegian-walkthrough.ipynb"
-ARTIFACTS = ROOT / "artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-START_TIMEOUT = 60.0
-RUN_TIMEOUT_MS = 120_000
+NOTEBOOK = "notebooks/01-norwegian-walkthrough.ipynb"
+ROOT_SEL = ".cardlab-viewer"
+BRAD = 3
+SIZES = [(1024, 768), (1920, 1080)]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+class LabPage:
+    def __init__(self, page: Any, theme: str, replay: cardlab.Replay) -> None:
+        self.page = page
+        self.theme = theme
+        self.replay = replay  # the kernel's replay, with the variation the notebook added
+        self.root = page.locator(ROOT_SEL).first
+        self.page_errors: list[str] = []
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+
+    def show(self, step: int, seat: str = "", line: int = 0) -> None:
+        """Put the viewer at ``step`` of ``line`` for ``seat`` through its model, as a click
+        would, and wait until the table shows it (a seat's data comes from the kernel)."""
+        self.root.evaluate("""(root, [step, seat, line]) => {
+            const model = root.cardlabModel;
+            model.set('seat', seat); model.set('line', line); model.set('step', step);
+            model.save_changes();
+        }""", [step, seat, line])
+        wait_view(self.page, step, seat)
+
+    def shown(self) -> dict[str, Any]:
+        return views.shown(self.root)
 
 
-def _settings(folder: Path) -> None:
-    """Lab settings: no news or update toast over the page, no autosave."""
-    notes = folder / "@jupyterlab" / "apputils-extension"
-    notes.mkdir(parents=True)
-    (notes / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    docs = folder / "@jupyterlab" / "docmanager-extension"
-    docs.mkdir(parents=True)
-    (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
+def wait_view(page: Any, step: int, seat: str) -> None:
+    """Wait until the viewer shows ``step`` for ``seat`` and, for a seat, the kernel has
+    replaced the movie by that seat's view alone (the browser switches first from the data
+    it has, then the kernel sends the seat's own movie)."""
+    page.wait_for_function("""([sel, step, seat]) => {
+        const root = document.querySelector(sel);
+        const views = Object.keys(root.cardlabModel.get('movie').views || {});
+        const data = seat === '' ? views.includes('') : views.join() === seat;
+        return data && Number(root.dataset.step) === step && root.dataset.seat === seat;
+    }""", arg=[ROOT_SEL, step, seat], timeout=30_000)
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install "
-                    "chromium; .ci/run does), or leave this test out on purpose with "
-                    "make test PYTEST_ARGS='-m \"not browser\"'")
-    base = tmp_path_factory.mktemp("lab")
-    work = base / "work"
-    (work / "notebooks").mkdir(parents=True)
-    shutil.copytree(ROOT / "replays", work / "replays")
-    shutil.copy(ROOT / "notebooks" / NOTEBOOK, work / "notebooks" / NOTEBOOK)
-    settings = base / "settings"
-    _settings(settings)
-    port = _free_port()
-    token = secrets.token_hex(16)
-    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings),
-               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               JUPYTER_RUNTIME_DIR=str(base / "runtime"),
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),
-                                                        os.environ.get("PYTHONPATH")])),
-               PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log = (base / "lab.log").open("wb")
-    server = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
-                              start_new_session=True)  # its own process group
+@pytest.fixture(scope="module", params=["light", "dark"])
+def lab_page(request: pytest.FixtureRequest, lab: harness.LabServer,
+             chromium: Any) -> Iterator[LabPage]:
+    theme = request.param
+    lab.set_theme(theme)  # read by the server at the next page load
+    name = f"notebooks/01-{theme}.ipynb"  # a copy per theme: its own kernel
+    shutil.copy(lab.work / NOTEBOOK, lab.work / name)
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"JupyterLab exited early:\n{(base / 'lab.log').read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("JupyterLab did not answer within a minute")
-                time.sleep(0.3)
-        yield {"url": url, "token": token, "log": base / "lab.log"}
+        page.goto(lab.notebook_url(name))
+        harness.run_all_cells(page)
+        errors = harness.cell_errors(page)
+        assert not errors, errors[0][-3000:]
+        saved = lab.work / f"kernel-replay-{theme}.json"
+        harness.kernel_exec(page, f"replay.save({str(saved)!r})")
+        lab_page = LabPage(page, theme, cardlab.load(saved))
+        page.locator(ROOT_SEL).first.wait_for()
+        yield lab_page
+        assert not lab_page.page_errors, lab_page.page_errors
+    except Exception:
+        harness.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(harness.ARTIFACTS / f"lab-{theme}-failure.png"))
+        raise
     finally:
-        _stop(server)
-        log.close()
+        page.close()
 
 
-def _stop(server: subprocess.Popen) -> None:
-    """Stop exactly the server's process group (the server and its kernels)."""
-    if server.poll() is None:
-        try:
-            os.killpg(server.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=5)
-    try:  # kernels started by the server share its group: make sure none is left
-        os.killpg(server.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def test_theme_and_viewer_root(lab_page: LabPage) -> None:
+    page, root = lab_page.page, lab_page.root
+    body = page.evaluate("() => ({...document.body.dataset})")
+    assert body["jpThemeName"] == harness.THEMES[lab_page.theme]
+    assert root.get_attribute("tabindex") == "0"
+    assert root.get_attribute("data-lm-suppress-shortcuts") is not None
+    shown = lab_page.shown()
+    assert sorted(shown["seats"]) == sorted(lab_page.replay.seats)
+    assert all(shown["seats"][name]["name"] for name in lab_page.replay.seats)
 
 
-TITLES = """(viewer) => Array.from(viewer.querySelectorAll('.cardlab-trick .cl-card'))
-    .map((card) => card.getAttribute('title'))"""
+def trick_codes(shown: dict[str, Any]) -> list[str]:
+    return [card["code"] for card in shown["trick"]]
 
 
-def test_run_notebook_01_and_click_next(lab):
-    from playwright.sync_api import sync_playwright
+def test_buttons_click_through_trick_4(lab_page: LabPage) -> None:
+    cursor = cardlab.Cursor(lab_page.replay)
+    start = cursor.goto_trick(1, 4).index
+    lab_page.show(start)
+    trick = ["red12", "red20", "black3", "red14"]  # the review: Remo leads, Brad trumps
+    shown = lab_page.shown()
+    assert trick_codes(shown) == trick[:1]
+    assert [c["seat"] for c in shown["trick"] if c["leader"]] == ["Remo"]
+    for k in range(1, 4):
+        lab_page.root.locator("button.cardlab-next").click()
+        views.wait_step(lab_page.page, ROOT_SEL, start + k)
+        shown = lab_page.shown()
+        assert trick_codes(shown) == trick[:k + 1], k
+        assert [c["seat"] for c in shown["trick"]] == ["Remo", "Kathrine", "Brad", "Tone"][:k + 1]
+        assert shown["current"] == [start + k]
+    lab_page.root.locator("button.cardlab-prev").click()
+    views.wait_step(lab_page.page, ROOT_SEL, start + 2)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 2200})
-        try:
-            page.goto(f"{lab['url']}/lab/tree/notebooks/{NOTEBOOK}?token={lab['token']}")
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
-                                   timeout=RUN_TIMEOUT_MS)
-            page.locator(".jp-Notebook .jp-Cell").first.click()
-            page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-            page.locator('li[data-command="runmenu:run-all"]').click()
-            # every code cell has run when each prompt shows its execution count
-            page.wait_for_function(
-                """() => {
-                    const prompts = Array.from(document.querySelectorAll(
-                        '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt'));
-                    return prompts.length > 0 &&
-                        prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
-                }""", timeout=RUN_TIMEOUT_MS)
-            errors = page.locator('.jp-OutputArea-output[data-mime-type='
-                                  '"application/vnd.jupyter.error"]')
-            assert errors.count() == 0, errors.first.inner_text()
 
-            viewer = page.locator(".cardlab-viewer").first
-            viewer.scroll_into_view_if_needed()
-            page.wait_for_function(f"() => ({TITLES})(document.querySelector('.cardlab-viewer'))"
-                                   ".join(' ') === 'red12'", timeout=30_000)
-            assert "led by Remo" in (viewer.locator(".cardlab-trick").text_content() or "")
+def test_keys_step_and_lab_shortcuts_stay_quiet(lab_page: LabPage) -> None:
+    page, root, replay = lab_page.page, lab_page.root, lab_page.replay
+    cursor = cardlab.Cursor(replay)
+    last = len(cursor) - 1
+    lab_page.show(0)
+    root.focus()
+    before = page.evaluate(harness.LAB_STATE)
+    starts = expect.trick_starts(replay)
+    expected = []
+    step = 0
+    for key in ["ArrowRight", "ArrowRight", "ArrowLeft", "ArrowDown", "ArrowDown", "ArrowUp",
+                "PageDown", "PageUp", "End", "Home"]:
+        if key == "ArrowRight":
+            step = min(step + 1, last)
+        elif key == "ArrowLeft":
+            step = max(step - 1, 0)
+        elif key == "ArrowDown":
+            step = min(s for s in starts if s > step)
+        elif key == "ArrowUp":
+            step = max(s for s in starts if s < step)
+        elif key == "PageDown":
+            step = cursor.find(cursor.goto(step).step.hand + 1, 0)
+        elif key == "PageUp":
+            step = cursor.find(cursor.goto(step).step.hand - 1, 0)
+        elif key == "End":
+            step = last
+        elif key == "Home":
+            step = 0
+        expected.append((key, step))
+    for key, step in expected:
+        page.keyboard.press(key)
+        views.wait_step(page, ROOT_SEL, step)
+    after = page.evaluate(harness.LAB_STATE)
+    assert after == before, "a JupyterLab shortcut fired: the notebook changed"
+    assert root.evaluate("(root) => root.contains(document.activeElement)")
 
-            viewer.locator("button.cardlab-next").click()
-            page.wait_for_function(f"() => ({TITLES})(document.querySelector('.cardlab-viewer'))"
-                                   ".join(' ') === 'red12 red20'", timeout=30_000)
-            trick = viewer.locator(".cardlab-trick")
-            assert trick.locator(".cl-card").evaluate_all(
-                "cards => cards.map(c => c.getAttribute('title'))") == ["red12", "red20"]
-            assert "Kathrine" in (trick.text_content() or "")
-            # the key pad: focus it, and the right arrow steps on (Brad trumps with the 3)
-            viewer.locator(".cardlab-keys-pad").click()
-            page.keyboard.press("ArrowRight")
-            page.wait_for_function(f"() => ({TITLES})(document.querySelector('.cardlab-viewer'))"
-                                   ".join(' ') === 'red12 red20 black3'", timeout=30_000)
-            # the seat boxes, the score sheet and the chart are drawn too
-            assert viewer.locator(".cardlab-seat-box").count() == 4
-            assert viewer.locator(".cardlab-sheet table.cl-sheet").count() == 1
-            page.wait_for_selector(".cardlab-viewer .js-plotly-plot", timeout=30_000)
 
-            ARTIFACTS.mkdir(exist_ok=True)
-            viewer.screenshot(path=str(ARTIFACTS / "lab-viewer.png"))
-        except Exception:
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "lab-failure.png"))
-            prompts = page.locator(".jp-InputArea-prompt").all_text_contents()
-            print("prompts when it failed:", prompts)
-            raise
-        finally:
-            browser.close()
+def test_click_a_move(lab_page: LabPage) -> None:
+    lab_page.show(0)
+    black3 = 20  # Brad trumps with the black 3 (hand 1, action 20)
+    assert cardlab.Cursor(lab_page.replay).goto(black3).action.act == "play black3"
+    # the main line's move (the same step of the variation is nested in .cardlab-variation)
+    lab_page.root.locator(f'.cardlab-moves .cardlab-move[data-step="{black3}"]'
+                          ":not(.cardlab-variation *)").click()
+    views.wait_step(lab_page.page, ROOT_SEL, black3)
+    shown = lab_page.shown()
+    assert shown["current"] == [black3]
+    assert trick_codes(shown) == ["red12", "red20", "black3"]
+
+
+def whatif(shown: dict[str, Any]) -> set[str]:
+    return {o["value"] for o in shown["whatif"] if o["value"]}
+
+
+def test_brads_seat_hides_the_other_hands(lab_page: LabPage) -> None:
+    page, root, replay = lab_page.page, lab_page.root, lab_page.replay
+    lab_page.show(0)
+    page.select_option(f"{ROOT_SEL} select.cardlab-seat-select", "Brad")
+    wait_view(page, 0, "Brad")
+    # the data in the browser is Brad's view only, and holds nothing he cannot see
+    movie = root.evaluate(views.MOVIE)
+    expect.assert_movie_hides(movie, replay, BRAD)
+    # and so does the page at every step of the main line
+    cursor = cardlab.Cursor(replay)
+    hidden = expect.hidden_steps(replay, BRAD)
+    root.focus()
+    for step in range(len(cursor)):
+        views.wait_step(page, ROOT_SEL, step)
+        expect.assert_seat_view(lab_page.shown(), cursor.goto(step).position, replay, BRAD,
+                                hidden[step])
+        page.keyboard.press("ArrowRight")
+    # the what-if menu: Brad's other trump before he plays the black 3; nothing of Tone's
+    lab_page.show(19, "Brad")
+    assert whatif(lab_page.shown()) == {"play black12"}
+    lab_page.show(20, "Brad")  # Tone to act (red 2 or red 14): not Brad's choice to try
+    assert whatif(lab_page.shown()) == set()
+    lab_page.show(20, "")
+    assert whatif(lab_page.shown()) == {"play red2"}
+
+
+def test_axe_finds_nothing_serious(lab_page: LabPage) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    lab_page.show(20)  # a trick on the table, a note on show
+    results = Axe().run(lab_page.page, context=ROOT_SEL)
+    serious = [v for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert not serious, results.generate_report()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_fits_the_window(lab_page: LabPage, artifacts: Path,
+                               size: tuple[int, int]) -> None:
+    page = lab_page.page
+    lab_page.show(20)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        page.wait_for_timeout(300)  # the viewer reflows on resize
+        fit = lab_page.root.evaluate(views.FIT)
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(artifacts / f"lab-{lab_page.theme}-{size[0]}x{size[1]}.png"))
+        assert fit["seats"] == 4
+        assert not fit["outside"], fit
+        assert not fit["truncated"], fit["truncated"]
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -53,8 +53,10 @@ MOVIE = "(root) => root.cardlabModel.get('movie')"
 
 # Is every seat box inside what can be seen? The visible box is the window clipped by every
 # ancestor that scrolls or clips (in JupyterLab the notebook scrolls inside its own panel, not
-# the window). A seat is inside when its bounding box lies in that visible box (1 px slack for
-# sub-pixel rounding). Buttons whose text does not fit (scrollWidth > clientWidth) are listed.
+# the window). The table is scrolled to the top of the visible box first, so "inside" means:
+# horizontally within it, and the whole table fits its height. A seat is inside when its
+# bounding box lies in that visible box (1 px slack for sub-pixel rounding). Buttons whose
+# text does not fit (scrollWidth > clientWidth) are listed.
 FIT = """(root) => {
     const table = root.querySelector('.cardlab-table') || root;
     table.scrollIntoView({block: 'start', inline: 'nearest'});
@@ -62,8 +64,10 @@ FIT = """(root) => {
     for (let el = table.parentElement; el && el !== document.documentElement;
          el = el.parentElement) {
         const style = getComputedStyle(el);
-        if (/(auto|scroll|hidden|clip)/.test(style.overflowX + style.overflowY)) {
-            const r = el.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        // an empty box (Lab's body) clips nothing that is drawn outside it
+        if (el !== document.body && r.width > 0 && r.height > 0 &&
+                /(auto|scroll|hidden|clip)/.test(style.overflowX + style.overflowY)) {
             visible = {left: Math.max(visible.left, r.left), top: Math.max(visible.top, r.top),
                        right: Math.min(visible.right, r.right),
                        bottom: Math.min(visible.bottom, r.bottom)};
