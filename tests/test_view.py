@@ -512,3 +512,91 @@ def test_a_replay_made_of_injections_stays_text(tmp_path):
     frame.feed(page_iframe(replay))
     assert frame.tags == ["div", "iframe"]
     assert json.loads(script_json(INJECTIONS)) == INJECTIONS
+
+
+# -- the front-end in a real browser (the standalone page: no kernel needed) -----------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def page_of(tmp_path_factory):
+    """Open a replay's page in Debian's Chromium, every non-file request aborted."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is absent: apt-get install chromium, or deselect with "
+                    "-m 'not browser'")
+    folder = tmp_path_factory.mktemp("pages")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+        def open_page(replay: cardlab.Replay, **kwargs):
+            path = folder / f"page{len(list(folder.iterdir()))}.html"
+            replay.to_html(path, **kwargs)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.route("**/*", lambda route: route.continue_()
+                       if route.request.url.startswith("file:") else route.abort())
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(path.as_uri())
+            page.wait_for_selector(".cardlab-viewer[data-step]")
+            page.errors = errors
+            return page
+
+        yield open_page
+        browser.close()
+
+
+def _step(page) -> int:
+    return int(page.get_attribute(".cardlab-viewer", "data-step"))
+
+
+@pytest.mark.browser
+def test_pausing_autoplay_keeps_the_place(page_of, review):
+    page = page_of(review)
+    page.select_option("select.cardlab-speed", "4")
+    page.click(".cardlab-autoplay")
+    page.wait_for_function("() => +document.querySelector('.cardlab-viewer').dataset.step >= 3")
+    page.click(".cardlab-autoplay")  # pause
+    paused = _step(page)
+    assert paused >= 3 and page.text_content(".cardlab-autoplay") == "▶ play"
+    page.wait_for_timeout(800)  # at 4 steps a second it would have moved on by now
+    assert _step(page) == paused
+    page.click(".cardlab-autoplay")  # and it goes on from there, not from the start
+    page.wait_for_function(f"() => +document.querySelector('.cardlab-viewer').dataset.step > "
+                           f"{paused}")
+    page.click(".cardlab-autoplay")
+    assert _step(page) > paused and not page.errors
+
+
+@pytest.mark.browser
+def test_the_note_bar_shows_only_a_note(page_of, review):
+    movie = build_movie(review)
+    noted = {m["s"] for m in movie["views"][""][0]["moves"] if "n" in m} | {0, 26}
+    bare = min(s for s in range(56) if s not in noted)
+    page = page_of(review)
+    assert page.is_visible(".cardlab-note")
+    assert page.text_content(".cardlab-note").startswith("Brad deals five cards each")
+    page.focus(".cardlab-viewer")
+    for _ in range(bare):
+        page.keyboard.press("ArrowRight")
+    assert _step(page) == bare and not page.is_visible(".cardlab-note")
+    assert page.text_content(".cardlab-note") == ""
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_winner_and_whot_names(page_of):
+    page = page_of(cardlab.load(WHOT))
+    page.focus(".cardlab-viewer")
+    page.keyboard.press("End")
+    assert "The rubber is over: Ade wins with 50, the lowest total." in \
+        page.text_content(".cardlab-result")
+    # Whot cards show their symbols; the WHOT cards their word, never a copy code
+    marks = page.eval_on_selector_all(".cardlab-card[data-code] .cardlab-mark",
+                                      "nodes => nodes.map(n => n.textContent)")
+    assert marks and set(marks) <= {"●", "▲", "✚", "■", "★", "WHOT"}
+    assert not re.search(r"[a-z]+\d+/\d+", page.inner_text(".cardlab-viewer"))
+    assert not page.errors
