@@ -153,6 +153,8 @@ def run(argv: Sequence[str] | None = None) -> int:
                               "--option players")
         players = options.pop("players", args.players)
         seed = _seed(args.seed)
+        # bots play: the simulations' options (Whot's safety cap) unless the user set them
+        options = {**get_game(args.game).rules_class.SIMULATION_OPTIONS, **options}
         table = new_game(args.game, players=players, seed=seed, seats=_seats(args.seats),
                          **options)
         kinds = args.bots.split(",")
