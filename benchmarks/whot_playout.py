@@ -16,7 +16,8 @@ from cardlab.games.whot import WhotRules, WhotState
 
 def playout(games: int, players: int = 4, rules: str = "classic") -> tuple[int, int, float]:
     """Play ``games`` one-game rubbers with a random policy; (games, actions, seconds)."""
-    rule_set = WhotRules(players=players, rubber="single", rules=rules)
+    rule_set = WhotRules(players=players, rubber="single", rules=rules,
+                         **WhotRules.SIMULATION_OPTIONS)  # the safety cap, as simulations
     rng = random.Random(1)
     rand = rng.random
     actions = 0
