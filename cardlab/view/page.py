@@ -109,7 +109,9 @@ def page_html(replay: Replay, seat: int | str | None = None, lang: str | None = 
         "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{title}</title>"
         f"<style>\nbody{{margin:0;padding:12px;background:#e9e7df}}\n{css}</style></head>"
-        '<body><main id="cardlab-root"></main>\n'
+        # the title as the page's heading, for screen readers (the viewer shows it itself)
+        f'<body><main id="cardlab-root"><h1 style="position:absolute;left:-10000px;'
+        f'width:1px;height:1px;overflow:hidden">{title}</h1></main>\n'
         f'<script type="application/json" id="cardlab-movie">{script_json(movie)}</script>\n'
         f'<script type="module">\n{js}\n{BOOT}</script>\n'
         "</body></html>\n"
