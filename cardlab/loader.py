@@ -480,13 +480,15 @@ def reason_of(err: CardlabError) -> str:
 
 
 def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
-              file: str | None, base: str, first_step: int = 1, start: int = 0) -> None:
-    """Apply ``actions[start:]`` to ``state``, checking each one's seat: the seat that makes
-    the action (``State.actor``: a bid change in Ted's Game is the last bidder's)."""
+              file: str | None, base: str, first_step: int = 1, start: int = 0,
+              stop: int | None = None) -> None:
+    """Apply ``actions[start:stop]`` to ``state``, checking each one's seat: the seat that
+    makes the action (``State.actor``: a bid change in Ted's Game is the last bidder's).
+    ``actions[0]`` is step ``first_step``, at JSON path ``base[0]``."""
     seats = replay.seats
     to_act, parse, actor, apply = state.to_act, state.parse_action, state.actor, state.apply
     out_of_turn = type(state).actor is not State.actor  # only then may the actor differ
-    for k in range(start, len(actions)):
+    for k in range(start, len(actions) if stop is None else stop):
         action = actions[k]
         seat = to_act()
         if seat < 0:

@@ -358,9 +358,9 @@ class Replay:
         action, for error messages."""
         from .loader import play_line
 
-        for k in range(len(actions)):
-            play_line(self, state, hand, list(actions[k:k + 1]), file, base,
-                      first_step + k)
+        line = list(actions)
+        for k in range(len(line)):
+            play_line(self, state, hand, line, file, base, first_step, start=k, stop=k + 1)
             yield state
 
     def validate(self, file: str | None = None, *, lenient: bool = False) -> State:

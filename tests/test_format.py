@@ -455,3 +455,15 @@ def test_the_shipped_schema_accepts_what_the_loader_accepts_and_refuses_loose_op
     data["options"]["packs"] = None
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, schema())
+
+
+def test_replay_line_checks_each_action_at_its_own_path():
+    review = cardlab.example("norwegian-review")
+    state = review.new_state()
+    state.apply_chance(review.hands[0].deal)
+    line = [*review.hands[0].actions[:3], Action("Tone", "play purple1")]
+    steps = review.replay_line(state, 0, line, "f.json", "$.line")
+    assert sum(1 for _ in zip(range(3), steps)) == 3
+    with pytest.raises(cardlab.ReplayError) as caught:
+        next(steps)
+    assert (caught.value.path, caught.value.hand, caught.value.step) == ("$.line[3].act", 1, 4)
