@@ -463,7 +463,7 @@ def test_replay_line_checks_each_action_at_its_own_path():
     state.apply_chance(review.hands[0].deal)
     line = [*review.hands[0].actions[:3], Action("Tone", "play purple1")]
     steps = review.replay_line(state, 0, line, "f.json", "$.line")
-    assert sum(1 for _ in zip(range(3), steps)) == 3
+    assert [next(steps) is state for _ in range(3)] == [True] * 3
     with pytest.raises(cardlab.ReplayError) as caught:
         next(steps)
     assert (caught.value.path, caught.value.hand, caught.value.step) == ("$.line[3].act", 1, 4)
