@@ -123,6 +123,9 @@ def test_buttons_click_through_trick_4(lab_page: LabPage) -> None:
         assert trick_codes(shown) == trick[:k + 1], k
         assert [c["seat"] for c in shown["trick"]] == ["Remo", "Kathrine", "Brad", "Tone"][:k + 1]
         assert shown["current"] == [start + k]
+    sides = lab_page.root.evaluate(views.TRICK_SIDES)
+    assert [s["seat"] for s in sides] == ["Remo", "Kathrine", "Brad", "Tone"]
+    assert all(s["inFront"] for s in sides), sides
     lab_page.root.locator("button.cardlab-prev").click()
     views.wait_step(lab_page.page, ROOT_SEL, start + 2)
 
@@ -159,6 +162,13 @@ def test_keys_step_and_lab_shortcuts_stay_quiet(lab_page: LabPage) -> None:
     for key, step in expected:
         page.keyboard.press(key)
         views.wait_step(page, ROOT_SEL, step)
+    # and trick 4 card by card with the right arrow
+    lab_page.show(starts[3])
+    root.focus()
+    for k in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        views.wait_step(page, ROOT_SEL, starts[3] + k)
+        assert trick_codes(lab_page.shown()) == ["red12", "red20", "black3", "red14"][:k + 1]
     after = page.evaluate(harness.LAB_STATE)
     assert after == before, "a JupyterLab shortcut fired: the notebook changed"
     assert root.evaluate("(root) => root.contains(document.activeElement)")
@@ -228,6 +238,7 @@ def test_table_fits_the_window(lab_page: LabPage, artifacts: Path,
         fit = lab_page.root.evaluate(views.FIT)
         page.wait_for_timeout(100)
         page.screenshot(path=str(artifacts / f"lab-{lab_page.theme}-{size[0]}x{size[1]}.png"))
+        print(f"{lab_page.theme} {size}: cards in hand {fit['cardHeight']:.0f} px high")
         assert fit["seats"] == 4
         assert not fit["outside"], fit
         assert not fit["truncated"], fit["truncated"]

@@ -86,9 +86,36 @@ FIT = """(root) => {
         .filter((b) => b.offsetParent !== null && b.scrollWidth > b.clientWidth)
         .map((b) => ({cls: b.className, text: b.textContent, scrollWidth: b.scrollWidth,
                       clientWidth: b.clientWidth}));
-    return {visible, outside, truncated,
+    const cards = Array.from(root.querySelectorAll('.cardlab-hand .cardlab-card'))
+        .map((c) => c.getBoundingClientRect().height).sort((a, b) => a - b);
+    return {visible, outside, truncated, cardHeight: cards[cards.length >> 1],
             seats: root.querySelectorAll('.cardlab-seat').length,
             table: table.getBoundingClientRect().toJSON()};
+}"""
+
+
+# Does each trick card lie in front of its player? Seen from the middle of the trick area, the
+# card lies on the side of the table where its player sits: the player's seat box is left,
+# right, above or below the table's middle (whichever is the larger offset), and the card is
+# that way from the trick area's middle.
+TRICK_SIDES = """(root) => {
+    const middle = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    const [tx, ty] = middle(root.querySelector('.cardlab-table').getBoundingClientRect());
+    const [cx, cy] = middle(root.querySelector('.cardlab-trick').getBoundingClientRect());
+    const out = [];
+    for (const card of root.querySelectorAll('.cardlab-trick .cardlab-card[data-seat]')) {
+        const box = root.querySelector(
+            `.cardlab-seat[data-seat="${CSS.escape(card.dataset.seat)}"]`);
+        const [sx, sy] = middle(box.getBoundingClientRect());
+        const [x, y] = middle(card.getBoundingClientRect());
+        const across = Math.abs(sx - tx) >= Math.abs(sy - ty);
+        const side = across ? Math.sign(sx - tx) : Math.sign(sy - ty);
+        const offset = across ? x - cx : y - cy;
+        out.push({seat: card.dataset.seat, code: card.dataset.code,
+                  side: (across ? (side < 0 ? 'left' : 'right') : (side < 0 ? 'top' : 'bottom')),
+                  inFront: Math.sign(offset) === side});
+    }
+    return out;
 }"""
 
 
