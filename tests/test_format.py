@@ -467,3 +467,9 @@ def test_replay_line_checks_each_action_at_its_own_path():
     with pytest.raises(cardlab.ReplayError) as caught:
         next(steps)
     assert (caught.value.path, caught.value.hand, caught.value.step) == ("$.line[3].act", 1, 4)
+
+
+def test_a_seat_number_in_a_record_is_a_whole_number():
+    data = cardlab.example("teds-game-example").to_dict()
+    data["setup"]["first_dealer"] = float(data["setup"]["first_dealer"])
+    refused(data, "deals first, not seat 3.0", path="$.setup")

@@ -290,7 +290,7 @@ class TedsGameState(TrickTaking):
                               "draw again, in one more round")
         dealer = drawing[0]
         given = record["first_dealer"]
-        if isinstance(given, bool) or given != dealer:
+        if type(given) is not int or given != dealer:  # 2.0 and true are not seat numbers
             raise self.refuse(f"{self.names[dealer]} (seat {dealer}) drew the lowest card and "
                               f"deals first, not seat {brief(given)}")
         return parsed, dealer
