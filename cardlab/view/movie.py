@@ -109,14 +109,49 @@ class _View:
         self.tricks: list[list[int]] = []
         self.labels: dict[int, str] = {}
         self.last: dict[str, Any] = {}
+        self.parts: tuple[dict[str, Any], list[dict[str, Any]], list[str] | None] | None = None
         self.pending: list[tuple[dict[str, Any], int, str]] = []  # moves still read otherwise
 
-    def add(self, frame: dict[str, Any]) -> None:
-        if self.base is not None:
-            self.frames.append(_diff(self.base.last, frame))
+    def add(self, public: dict[str, Any], private: list[dict[str, Any]],
+            alt: list[str] | None) -> None:
+        """Store this step's frame from its public part, each seat's private part (cards)
+        and the what-if choices."""
+        base = self.base
+        self.parts = (public, private, alt)
+        if base is not None and base.parts is not None and base.parts[0] is public:
+            # the common case: only the cards (and the choices) differ from everyone's frame
+            delta: dict[str, Any] = {}
+            seats = {}
+            for s, (mine, theirs) in enumerate(zip(private, base.parts[1], strict=True)):
+                if mine != theirs:
+                    seats[str(s)] = {**{key: None for key in theirs}, **mine}
+            if seats:
+                delta["seats"] = seats
+            if alt != base.parts[2]:
+                delta["alt"] = alt
+            self.frames.append(delta)
+            return
+        frame = dict(public)
+        frame["seats"] = {str(s): {**part, **private[s]}
+                          for s, part in enumerate(public["seats"])}
+        if alt:
+            frame["alt"] = alt
+        if base is not None:  # everyone's frame of this step is its last (it goes first)
+            self.frames.append(_diff(base.last, frame))
         else:
             self.frames.append(_diff(self.last, frame) if self.frames else frame)
         self.last = frame
+
+    def full(self) -> dict[str, Any]:
+        """This step's whole frame."""
+        assert self.parts is not None
+        public, private, alt = self.parts
+        frame = dict(public)
+        frame["seats"] = {str(s): {**part, **private[s]}
+                          for s, part in enumerate(public["seats"])}
+        if alt:
+            frame["alt"] = alt
+        return frame
 
 
 class _Line:
@@ -157,8 +192,8 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
                 key = trick_key(pos)
             completed = key is not None and prev_key is not None and key[0] > prev_key[0]
             shown_note = visible_note(state, note, view.seat)
-            view.add(_frame(ctx, state, pos, view, act, k, ended, game_over, totals_at_deal,
-                            completed, None if last else actions[k].act, shared))
+            _frame(ctx, state, pos, view, act, k, ended, game_over, totals_at_deal,
+                   completed, None if last else actions[k].act, shared)
             if k == 0:
                 entry: dict[str, Any] = {"i": line.hand + 1, "s": step,
                                          "t": hand_title(ctx, pos)}
@@ -235,8 +270,8 @@ def _frame(ctx: Context, state: State, pos: dict[str, Any], view: _View,
            act: tuple[int, str] | None, k: int, ended: bool, game_over: bool,
            at_deal: list[int], completed: bool, next_act: str | None,
            shared: list[tuple[dict[str, Any], tuple[int, str] | None, dict[str, Any]]]
-           ) -> dict[str, Any]:
-    """The frame of one view at one step.
+           ) -> None:
+    """The frame of one view at one step, added to the view.
 
     Its public part is computed from the position without the :data:`PRIVATE` keys, so it
     cannot show them; views whose public positions are equal at this step (``shared`` holds
@@ -252,14 +287,22 @@ def _frame(ctx: Context, state: State, pos: dict[str, Any], view: _View,
         public = _public(ctx, state, open_pos, shown_act, k, ended, game_over, at_deal,
                          completed)
         shared.append((open_pos, shown_act, public))
-    frame = dict(public)
-    frame["seats"] = {str(s): {**part, **seat_private(pos, s)}
-                      for s, part in enumerate(public["seats"])}
+    private = [seat_private(pos, s) for s in range(len(ctx.seats))]
+    alts = None
     if next_act is not None and pos.get("legal"):
-        alts = [t for t in pos["legal"] if t != next_act]
-        if alts:
-            frame["alt"] = alts
-    return frame
+        alts = [t for t in pos["legal"] if t != next_act] or None
+    view.add(public, private, alts)
+
+
+def _sheet_and_points(ctx: Context, pos: dict[str, Any], game_over: bool) -> dict[str, Any]:
+    """The sheet and the chart points, made once per distinct sheet (they change only when a
+    hand ends), so the frames of a hand share them."""
+    key = (tuple(map(tuple, pos.get("sheet") or ())), game_over)
+    cached = ctx.sheets.get(key)
+    if cached is None:
+        cached = ctx.sheets[key] = {"sheet": sheet_rows(ctx, pos, game_over),
+                                    "pts": chart_points(pos, len(ctx.seats))}
+    return cached
 
 
 def _public(ctx: Context, state: State, pos: dict[str, Any], shown_act: tuple[int, str] | None,
@@ -268,8 +311,7 @@ def _public(ctx: Context, state: State, pos: dict[str, Any], shown_act: tuple[in
     public: dict[str, Any] = {
         "st": status_line(ctx, pos, shown_act, k),
         "seats": [seat_public(ctx, pos, s, ended, at_deal) for s in range(len(ctx.seats))],
-        "sheet": sheet_rows(ctx, pos, game_over),
-        "pts": chart_points(pos, len(ctx.seats)),
+        **_sheet_and_points(ctx, pos, game_over),
         "hn": pos.get("hand"),
     }
     centre(ctx, pos, completed, public)
@@ -382,7 +424,7 @@ def build_views(replay: Replay, seats: Iterable[int | None],
     labels: dict[tuple[int | None, int], str] = {}
     for view in views:
         labels.update({(view.seat, lid): text for lid, text in view.labels.items()})
-        out[_key(replay, view.seat)].append(_line_data(view, "main line", relative))
+        out[_key(replay, view.seat)].append(_line_data(view, "main line"))
     for lid, (hand, path) in enumerate(lines[1:], 1):
         assert hand is not None
         start, at_deal = deal_states[hand]
@@ -392,7 +434,7 @@ def build_views(replay: Replay, seats: Iterable[int | None],
         for view in views:
             labels.update({(view.seat, i): text for i, text in view.labels.items()})
             out[_key(replay, view.seat)].append(
-                _line_data(view, labels[(view.seat, lid)], relative))
+                _line_data(view, labels[(view.seat, lid)]))
     return out
 
 
@@ -400,8 +442,8 @@ def _key(replay: Replay, seat: int | None) -> str:
     return "" if seat is None else replay.seats[seat]
 
 
-def _line_data(view: _View, label: str, relative: bool) -> dict[str, Any]:
-    last = view.last
+def _line_data(view: _View, label: str) -> dict[str, Any]:
+    last = view.parts[0] if view.parts is not None else {}  # the last step's public part
     data = {"label": label, "frames": view.frames, "moves": view.moves, "hands": view.hands,
             "tricks": view.tricks,
             "final": {"sheet": last.get("sheet", []), "pts": last.get("pts", [])}}

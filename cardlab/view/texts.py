@@ -83,6 +83,7 @@ def mark(word: str) -> str:
     return COLOUR_MARK.get(word) or SUIT_MARK.get(word) or WHOT_MARK.get(word) or ""
 
 
+@lru_cache(maxsize=8192)
 def pretty(game: str, text: str) -> str:
     """An action text as people read it: card codes by name, bid words with spaces.
 
@@ -134,6 +135,7 @@ class Context:
         self.low_wins = bool(rules.low_score_wins)
         self.word = "game" if self.game == "whot" else "hand"  # a Whot rubber's hands: games
         self.whole = "rubber" if self.game == "whot" else "game"
+        self.sheets: dict[Any, dict[str, Any]] = {}  # sheet rows and chart points, made once
 
     def name(self, seat: int | None) -> str:
         return "nobody" if seat is None or seat < 0 else self.seats[seat]
