@@ -328,7 +328,8 @@ function render({ model, el: host }) {
       node.dataset.seat = name;
       const [row, col] = place.cells[s];
       // a seat alone in its row (top or bottom) gets the whole width for its hand
-      const alone = place.cells.filter(([r]) => r === row).length === 1 && row !== 2;
+      const edge = row === 1 || row === place.size;
+      const alone = edge && place.cells.filter(([r]) => r === row).length === 1;
       node.style.gridArea = alone ? `${row} / 1 / ${row + 1} / -1` : `${row} / ${col}`;
       node.dataset.row = String(row);
       node.dataset.col = String(col);
@@ -585,7 +586,7 @@ function render({ model, el: host }) {
     langSelect.disabled = movie.langs.length < 2;
     root.dataset.seat = key;
     if (!hasView(key)) {
-      status.textContent = `getting ${key}'s view from the kernel…`;
+      status.textContent = `getting ${key ? key + "'s" : "everyone's"} view from the kernel…`;
       return;
     }
     const current = line();
