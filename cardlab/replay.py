@@ -221,7 +221,13 @@ class Replay:
         return _rules(self.game, json.dumps(self.options, sort_keys=True))
 
     def seat_index(self, name: str) -> int:
-        return self.seats.index(name)
+        """The seat number (from 0) of seat ``name``; an unknown name is an
+        :class:`~cardlab.errors.OptionError` (a ``ValueError`` too) listing the seats."""
+        try:
+            return self.seats.index(name)
+        except ValueError:
+            raise OptionError(f"no seat {brief(name)}; the seats are "
+                              f"{', '.join(self.seats)}") from None
 
     def line(self, hand: int, path: LinePath = ()) -> list[Action]:
         """The actions of a line of hand ``hand`` (0-based), from the deal to its end."""

@@ -473,3 +473,11 @@ def test_a_seat_number_in_a_record_is_a_whole_number():
     data = cardlab.example("teds-game-example").to_dict()
     data["setup"]["first_dealer"] = float(data["setup"]["first_dealer"])
     refused(data, "deals first, not seat 3.0", path="$.setup")
+
+
+def test_an_unknown_seat_name_lists_the_seats():
+    review = cardlab.example("norwegian-review")
+    assert review.seat_index("Brad") == 3
+    with pytest.raises(cardlab.OptionError, match="no seat 'brad'; the seats are Tone, Remo, "
+                                                  "Kathrine, Brad"):
+        review.seat_index("brad")
