@@ -522,32 +522,44 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 
 @pytest.fixture(scope="module")
-def page_of(tmp_path_factory):
-    """Open a replay's page in Debian's Chromium, every non-file request aborted."""
+def browser():
+    """Debian's Chromium, headless."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is absent: apt-get install chromium, or deselect with "
                     "-m 'not browser'")
-    folder = tmp_path_factory.mktemp("pages")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
-        def open_page(replay: cardlab.Replay, **kwargs):
-            path = folder / f"page{len(list(folder.iterdir()))}.html"
-            replay.to_html(path, **kwargs)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.route("**/*", lambda route: route.continue_()
-                       if route.request.url.startswith("file:") else route.abort())
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(path.as_uri())
-            page.wait_for_selector(".cardlab-viewer[data-step]")
-            page.errors = errors
-            return page
 
-        yield open_page
-        browser.close()
+def _offline_page(browser, path: Path):
+    """``path`` opened with every non-file request aborted; uncaught errors kept."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.route("**/*", lambda route: route.continue_()
+               if route.request.url.startswith("file:") else route.abort())
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.errors = errors
+    return page
+
+
+@pytest.fixture(scope="module")
+def page_of(browser, tmp_path_factory):
+    """Open a replay's page."""
+    folder = tmp_path_factory.mktemp("pages")
+
+    def open_page(replay: cardlab.Replay, **kwargs):
+        path = folder / f"page{len(list(folder.iterdir()))}.html"
+        replay.to_html(path, **kwargs)
+        page = _offline_page(browser, path)
+        page.wait_for_selector(".cardlab-viewer[data-step]")
+        return page
+
+    return open_page
 
 
 def _step(page) -> int:
@@ -599,4 +611,44 @@ def test_the_page_shows_the_winner_and_whot_names(page_of):
                                       "nodes => nodes.map(n => n.textContent)")
     assert marks and set(marks) <= {"●", "▲", "✚", "■", "★", "WHOT"}
     assert not re.search(r"[a-z]+\d+/\d+", page.inner_text(".cardlab-viewer"))
+    assert not page.errors
+
+
+def test_cardlab_html_writes_the_page(tmp_path, capsys):
+    from cardlab.cli import main
+
+    out = tmp_path / "brad.html"
+    with pytest.raises(SystemExit) as done:
+        main(["html", str(REVIEW), "--seat", "Brad", "--lang", "no", "-o", str(out)])
+    assert done.value.code == 0 and capsys.readouterr().out == f"wrote {out}\n"
+    movie = _embedded_movie(out.read_text(encoding="utf-8"))
+    assert list(movie["views"]) == ["Brad"] and movie["lang"] == "no"
+    with pytest.raises(SystemExit) as done:
+        main(["html", str(REVIEW), "--seat", "brad", "-o", str(tmp_path / "x.html")])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and err.count("\n") == 1 and "Tone, Remo, Kathrine, Brad" in err
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.browser
+def test_a_notebooks_html_export_shows_the_replay_offline(tmp_path, browser):
+    import subprocess
+    import sys
+
+    notebook = ROOT / "notebooks" / "01-norwegian-walkthrough.ipynb"
+    out = tmp_path / "export.html"
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
+                    str(notebook), "--output", str(out)], check=True, capture_output=True,
+                   cwd=ROOT / "notebooks")
+    text = out.read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-view+json" in text  # the widget, blank offline
+    page = _offline_page(browser, out)
+    frames = [f for f in page.frames if f != page.main_frame]
+    assert len(frames) == 1, "the export holds no page"  # the one viewer of notebook 01
+    frames[0].wait_for_selector(".cardlab-viewer[data-step]")
+    assert frames[0].text_content(".cardlab-status").startswith("Hand 1: Brad deals")
+    assert frames[0].locator(".cardlab-seat").count() == 4
+    frames[0].focus(".cardlab-viewer")
+    frames[0].press(".cardlab-viewer", "ArrowRight")
+    assert frames[0].get_attribute(".cardlab-viewer", "data-step") == "1"
     assert not page.errors
