@@ -82,7 +82,9 @@ class LabServer:
                    f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
                    f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={work}",
                    # window.jupyterapp, to read the active cell and run Lab commands
-                   "--LabApp.expose_app_in_browser=True"]
+                   "--LabApp.expose_app_in_browser=True",
+                   # no extension manager asking PyPI for anything
+                   "--LabApp.extension_manager=readonly"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             command.append("--allow-root")
         self._log = self.log_path.open("wb")
@@ -197,11 +199,13 @@ def cell_errors(page: Any) -> list[str]:
 
 
 class Offline:
-    """Every request a page makes that is not for a ``file:`` URL is aborted and recorded;
-    so are failed requests, console errors and uncaught page errors."""
+    """Every request a page makes that is not for a ``file:`` URL (or another of ``allow``,
+    e.g. the Lab server's own address) is aborted and recorded; so are failed requests,
+    console errors and uncaught page errors."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, allow: tuple[str, ...] = ("file:",)) -> None:
         self.page = page
+        self.allow = allow
         self.blocked: list[str] = []
         self.failed: list[str] = []
         self.console_errors: list[str] = []
@@ -214,7 +218,7 @@ class Offline:
 
     def _route(self, route: Any) -> None:
         url = route.request.url
-        if url.startswith("file:"):
+        if url.startswith(self.allow):
             route.continue_()
         else:
             self.blocked.append(url)

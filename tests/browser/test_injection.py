@@ -56,6 +56,7 @@ def walk_and_check(page: Any, root: Any, replay: cardlab.Replay) -> None:
     """Step the viewer ``root`` from the first step to the last with the keys: at each step
     the note reads as its text, the seat names as theirs, and nothing ran."""
     lang = root.evaluate("(root) => root.cardlabModel.get('lang')")
+    assert str(replay.meta["title"]) in (root.text_content() or ""), "the title reads as text"
     cursor = cardlab.Cursor(replay)
     root.focus()
     page.keyboard.press("Home")

@@ -37,8 +37,6 @@ class LabPage:
         self.theme = theme
         self.replay = replay  # the kernel's replay, with the variation the notebook added
         self.root = page.locator(ROOT_SEL).first
-        self.page_errors: list[str] = []
-        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
 
     def show(self, step: int, seat: str = "", line: int = 0) -> None:
         """Put the viewer at ``step`` of ``line`` for ``seat`` through its model, as a click
@@ -74,6 +72,9 @@ def lab_page(request: pytest.FixtureRequest, lab: harness.LabServer,
     name = f"notebooks/01-{theme}.ipynb"  # a copy per theme: its own kernel
     shutil.copy(lab.work / NOTEBOOK, lab.work / name)
     page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    # JupyterLab and the viewer need nothing but the Lab server (the widget's module comes
+    # from the kernel): any other request is aborted and recorded
+    local = harness.Offline(page, allow=(lab.url + "/",))
     try:
         page.goto(lab.notebook_url(name))
         harness.run_all_cells(page)
@@ -84,7 +85,8 @@ def lab_page(request: pytest.FixtureRequest, lab: harness.LabServer,
         lab_page = LabPage(page, theme, cardlab.load(saved))
         page.locator(ROOT_SEL).first.wait_for()
         yield lab_page
-        assert not lab_page.page_errors, lab_page.page_errors
+        assert not local.blocked, local.blocked
+        assert not local.page_errors, local.page_errors
     except Exception:
         harness.ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(harness.ARTIFACTS / f"lab-{theme}-failure.png"))
