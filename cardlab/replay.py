@@ -165,7 +165,7 @@ class Action:
         return items
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Hand:
     """One dealt hand: the deal record, the main line of actions, the score change."""
 
@@ -188,6 +188,14 @@ class Hand:
         return cls(deal=data["deal"], actions=[Action.from_dict(a) for a in data["actions"]],
                    note=data.get("note"), scores=data.get("scores"))
 
+    def __eq__(self, other: object) -> bool:  # the deal compared without recursing
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return (self.actions == other.actions and self.note == other.note
+                and self.scores == other.scores and strictjson.equal(self.deal, other.deal))
+
+    __hash__ = None  # type: ignore[assignment]
+
     def copy(self) -> Hand:
         note = dict(self.note) if isinstance(self.note, dict) else self.note
         return Hand(deal=strictjson.copy(self.deal), actions=[a.copy() for a in self.actions],
@@ -199,7 +207,7 @@ class Hand:
 LinePath = tuple[tuple[int, int], ...]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Replay:
     """A whole game record. Build one with :func:`cardlab.new_game`, or :func:`load` it."""
 
@@ -214,6 +222,18 @@ class Replay:
     # What ``load(..., lenient=True)`` repaired, one line each ("$.options.hands: ' 3 ' read
     # as 3"); empty for a file loaded as it is. Not saved, not compared.
     repairs: list[str] = dataclasses.field(default_factory=list, compare=False, repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal records (``repairs`` aside); free JSON compared without recursing."""
+        if not isinstance(other, Replay):
+            return NotImplemented
+        return (self.game == other.game and self.seats == other.seats
+                and self.seed == other.seed and self.totals == other.totals
+                and strictjson.equal(self.options, other.options)
+                and strictjson.equal(self.setup, other.setup)
+                and strictjson.equal(self.meta, other.meta) and self.hands == other.hands)
+
+    __hash__ = None  # type: ignore[assignment]
 
     # -- structure -----------------------------------------------------------------------
     @property

@@ -279,6 +279,30 @@ def copy(value: Any) -> Any:
     return root
 
 
+def equal(a: Any, b: Any) -> bool:
+    """``a == b`` for JSON data, at any depth (Python's own ``==`` recurses).
+
+    >>> equal({"a": [1, {"b": 2}]}, {"a": [1, {"b": 2}]}), equal([[1]], [[2]])
+    (True, False)
+    """
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[key], y[key]) for key in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(x, (dict, list)) or isinstance(y, (dict, list)):
+            return False
+        elif x != y:
+            return False
+    return True
+
+
 def dumps(value: Any, nesting: int = 4000, **options: Any) -> str:
     """``json.dumps`` that refuses NaN and goes as deep as ``nesting``."""
     with deep(nesting):

@@ -481,3 +481,16 @@ def test_an_unknown_seat_name_lists_the_seats():
     with pytest.raises(cardlab.OptionError, match="no seat 'brad'; the seats are Tone, Remo, "
                                                   "Kathrine, Brad"):
         review.seat_index("brad")
+
+
+def test_free_json_nested_deep_but_within_the_limit_loads_saves_compares_and_copies(hat, tmp_path):
+    data = fresh(hat)
+    text = json.dumps(data).replace('"hands": [', '"meta": {"deep": ' + "[" * 3000 + "]" * 3000
+                                    + '}, "hands": [', 1)
+    replay = cardlab.loads(text)
+    replay.save(tmp_path / "deep.json")
+    again = cardlab.load(tmp_path / "deep.json")
+    assert again == replay and again.copy() == replay and again.to_json() == replay.to_json()
+    again.meta["deep"] = [[]]
+    assert again != replay
+    assert "Final:" in cardlab.text.render(replay)
