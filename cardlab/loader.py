@@ -316,6 +316,11 @@ def read(text: str | bytes, file: str | None = None, *, limits: Limits | None = 
          lenient: bool = False) -> Replay:
     """Parse, check and validate a replay (see :func:`cardlab.loads`)."""
     limits = limits or DEFAULT_LIMITS
+    if isinstance(text, (bytearray, memoryview)):
+        text = bytes(text)
+    if not isinstance(text, (str, bytes)):
+        raise ReplayError(f"loads reads JSON text (str or bytes), not {type(text).__name__}; "
+                          "parsed data goes to Replay.from_dict", file=file)
     if len(text) > limits.max_file_bytes:
         unit = "bytes" if isinstance(text, bytes) else "characters"
         raise exceeded("max_file_bytes", limits.max_file_bytes,

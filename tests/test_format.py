@@ -494,3 +494,11 @@ def test_free_json_nested_deep_but_within_the_limit_loads_saves_compares_and_cop
     again.meta["deep"] = [[]]
     assert again != replay
     assert "Final:" in cardlab.text.render(replay)
+
+
+def test_loads_refuses_what_is_not_text(hat):
+    for value in (hat, None, 5):
+        with pytest.raises(cardlab.ReplayError, match="loads reads JSON text"):
+            cardlab.loads(value)  # type: ignore[arg-type]
+    assert cardlab.loads(bytearray(json.dumps(hat).encode())).totals == hat["totals"]
+    assert cardlab.Replay.from_dict(hat).totals == hat["totals"]
