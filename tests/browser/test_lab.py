@@ -164,6 +164,13 @@ def test_keys_step_and_lab_shortcuts_stay_quiet(lab_page: LabPage) -> None:
     for key, step in expected:
         page.keyboard.press(key)
         views.wait_step(page, ROOT_SEL, step)
+    # keys the viewer leaves alone but Lab's command mode takes (j/k: the next/previous cell;
+    # the arrows are kept from Lab by the viewer's preventDefault already): only
+    # data-lm-suppress-shortcuts on the focused root keeps these from Lab
+    for key in ["j", "k", "j"]:
+        page.keyboard.press(key)
+    page.wait_for_timeout(200)
+    assert page.evaluate(harness.LAB_STATE) == before, "a JupyterLab shortcut fired"
     # and trick 4 card by card with the right arrow
     lab_page.show(starts[3])
     root.focus()
