@@ -424,6 +424,9 @@ def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
     """
     limits = limits or DEFAULT_LIMITS
     name = str(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ReplayError(f"load takes the path of a file, not {type(path).__name__}",
+                          file=name)
     try:
         info = os.stat(path)
     except FileNotFoundError:

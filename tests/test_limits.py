@@ -148,3 +148,11 @@ def test_loads_takes_bytes_and_counts_them(game):
     with pytest.raises(LimitError, match=f"the replay has {len(data):,} bytes"):
         cardlab.loads(data, limits=Limits(max_file_bytes=len(data) - 1))
     assert json.loads(data)["game"] == "bobs-hat"
+
+
+def test_load_takes_a_path_only(tmp_path):
+    for value in (3, None, b"x.json"):
+        with pytest.raises(cardlab.ReplayError, match="load takes the path of a file"):
+            cardlab.load(value)  # type: ignore[arg-type]
+    with pytest.raises(cardlab.ReplayError, match="cannot read the file"):
+        cardlab.load(str(tmp_path / "a\x00b.json"))
