@@ -245,7 +245,7 @@ function render({ model, el: host }) {
   let seatBoxes = [];
   let timer = null;
   let drawn = "";
-  let moveNodes = [];      // [line, step, node] of the move list shown
+  let moveNodes = [];      // {line, step, node, note, move, shown} of the move list shown
   let movesKey = "";
 
   const get = (key) => model.get(key);
@@ -493,31 +493,64 @@ function render({ model, el: host }) {
 
   function drawMoves(key, lineIndex, step) {
     const lang = get("lang");
-    const stamp = [key, lineIndex, lang, key ? step : -1, movie.lines.length].join("|");
+    const stamp = [key, lineIndex, lang, movie.lines.length].join("|");
     if (stamp !== movesKey) {
       movesKey = stamp;
       moveNodes = [];
-      moves.replaceChildren(buildLine(key, 0, 0, lineIndex, step, lang));
+      moves.replaceChildren(buildLine(key, 0, 0, lang));
     }
-    for (const [l, s, node] of moveNodes) {
+    const seatView = key !== "";
+    for (const entry of moveNodes) {
+      const { line: l, step: s, node } = entry;
+      if (entry.move) {
+        // a seat's view writes out only the moves of this line it has seen so far
+        const text = !seatView || (l === lineIndex && firstStep(entry.move) <= step)
+          ? moveText(entry.move, step) : null;
+        if (text !== entry.shown) showMove(entry, text);
+      } else if (entry.header) {  // and a hand's deal and its note once dealt
+        const seen = !seatView || (l === lineIndex && s <= step);
+        if (seen !== entry.shown) {
+          entry.shown = seen;
+          const word = movie.word.charAt(0).toUpperCase() + movie.word.slice(1);
+          node.textContent = seen ? entry.header.t : `${word} ${entry.header.i}`;
+          if (entry.note) entry.note.hidden = !seen;
+        }
+      }
       const current = l === lineIndex && s === step;
+      if (current === entry.current) continue;
+      entry.current = current;
       node.classList.toggle("cardlab-current", current);
       if (current) node.setAttribute("aria-current", "step");
       else node.removeAttribute("aria-current");
-      // keep the current move in sight inside the list (never scroll the page itself)
-      if (current && (node.offsetTop < moves.scrollTop ||
-          node.offsetTop > moves.scrollTop + moves.clientHeight - 24)) {
-        moves.scrollTop = Math.max(0, node.offsetTop - moves.clientHeight / 3);
-      }
+    }
+    const here = moveNodes.find((entry) => entry.current);
+    // keep the current move in sight inside the list (never scroll the page itself)
+    if (here && (here.node.offsetTop < moves.scrollTop ||
+        here.node.offsetTop > moves.scrollTop + moves.clientHeight - 24)) {
+      moves.scrollTop = Math.max(0, here.node.offsetTop - moves.clientHeight / 3);
     }
   }
 
-  function buildLine(key, index, from, currentLine, step, lang) {
+  function showMove(entry, text) {
+    const { node, note, move } = entry;
+    entry.shown = text;
+    node.classList.toggle("cardlab-future", text === null);
+    if (text === null) {
+      node.textContent = "…";
+      node.setAttribute("aria-label", "a later move");
+    } else {
+      node.removeAttribute("aria-label");
+      node.replaceChildren(el("span", "cardlab-move-seat", movie.seats[move.p] + ":"),
+        el("span", "cardlab-move-text", " " + text));
+    }
+    if (note) note.hidden = text === null;
+  }
+
+  function buildLine(key, index, from, lang) {
     // the moves of line `index` from move `from`, variations nested under the move they
-    // replace; in a seat's view only what that seat has seen is written out
+    // replace (drawMoves writes each one out, or a placeholder)
     const data = movie.views[key][index];
     const box = el("div", "cardlab-line-moves");
-    const seatView = key !== "";
     let hand = null;
     let trickNo = null;
     for (let m = from; m < data.moves.length; m++) {
@@ -527,45 +560,41 @@ function render({ model, el: host }) {
         trickNo = null;
         const header = data.hands.find((h) => h.i === move.h);
         if (header && index === 0) {
-          const head = el("div", "cardlab-hand-head", header.t);
+          const head = el("div", "cardlab-hand-head");
           head.dataset.step = String(header.s);
           head.addEventListener("click", () => setState({ line: index, step: header.s }));
           box.appendChild(head);
-          if (index === 0 && header.n !== undefined) {
-            box.appendChild(el("div", "cardlab-move-note", noteIn(header.n, lang)));
+          let note = null;
+          if (header.n !== undefined) {
+            note = el("div", "cardlab-move-note", noteIn(header.n, lang));
+            box.appendChild(note);
           }
-          moveNodes.push([index, header.s, head]);
+          moveNodes.push({ line: index, step: header.s, node: head, note, header,
+            shown: undefined });
         }
       }
       if (move.t !== undefined && move.t !== trickNo) {
         trickNo = move.t;
         box.appendChild(el("span", "cardlab-trick-no", `trick ${move.t}`));
       }
-      const visible = !seatView || (index === currentLine && firstStep(move) <= step);
       const node = el("button", "cardlab-move");
       node.type = "button";
       node.dataset.step = String(move.s);
       node.dataset.line = String(index);
-      if (visible) {
-        node.appendChild(el("span", "cardlab-move-seat", movie.seats[move.p] + ":"));
-        node.appendChild(el("span", "cardlab-move-text", " " + moveText(move, step)));
-      } else {
-        node.classList.add("cardlab-future");
-        node.textContent = "…";
-        node.setAttribute("aria-label", "a later move");
-      }
       node.addEventListener("click", () => setState({ line: index, step: move.s }));
       box.appendChild(node);
-      moveNodes.push([index, move.s, node]);
-      if (visible && move.n !== undefined) {
-        box.appendChild(el("div", "cardlab-move-note", noteIn(move.n, lang)));
+      let note = null;
+      if (move.n !== undefined) {
+        note = el("div", "cardlab-move-note", noteIn(move.n, lang));
+        box.appendChild(note);
       }
+      moveNodes.push({ line: index, step: move.s, node, note, move, shown: undefined });
       for (const v of move.v || []) {
         const variation = el("div", "cardlab-variation");
         variation.appendChild(el("div", "cardlab-variation-label",
           "variation: " + movie.views[key][v].label));
         const path = movie.lines[v].path;
-        variation.appendChild(buildLine(key, v, path[path.length - 1][0], currentLine, step, lang));
+        variation.appendChild(buildLine(key, v, path[path.length - 1][0], lang));
         box.appendChild(variation);
       }
     }
@@ -622,9 +651,19 @@ function render({ model, el: host }) {
     const final = current.data.final;
     const all = !!get("show_all");
     const sheetRows = all ? final.sheet : (frame.sheet || []);
-    drawSheet(sheetRows, frame.hn);
-    const points = all ? final.pts : (frame.pts || [[]]);
-    drawChart(points.length ? points : [movie.seats.map(() => 0)], all ? (frame.pts || []).length - 1 : null);
+    const points = all ? final.pts : (frame.pts || []);
+    const marker = all ? (frame.pts || []).length - 1 : null;
+    // the sheet and the chart change only when a hand ends: redrawn only then
+    if (sheetBox.cardlabRows !== sheetRows || sheetBox.cardlabHand !== frame.hn) {
+      drawSheet(sheetRows, frame.hn);
+      sheetBox.cardlabRows = sheetRows;
+      sheetBox.cardlabHand = frame.hn;
+    }
+    if (chartBox.cardlabPoints !== points || chartBox.cardlabMarker !== marker) {
+      drawChart(points.length ? points : [movie.seats.map(() => 0)], marker);
+      chartBox.cardlabPoints = points;
+      chartBox.cardlabMarker = marker;
+    }
     drawMoves(key, lineIndex, step);
     const alts = movie.explore ? (frame.alt || []) : [];
     whatif.hidden = !movie.explore;
@@ -690,6 +729,7 @@ function render({ model, el: host }) {
     prepared = {};
     drawn = "";
     movesKey = "";
+    sheetBox.cardlabRows = chartBox.cardlabPoints = undefined;
     if (movie) {
       title.textContent = movie.title;
       subtitle.textContent = movie.subtitle;
