@@ -154,7 +154,7 @@ function button(cls, text, label) {
   return node;
 }
 
-function themeIsDark(root) {
+function themeIsDark() {
   const body = document.body;
   if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
     return body.dataset.jpThemeLight === "false";
@@ -604,7 +604,7 @@ function render({ model, el: host }) {
   function draw() {
     if (!movie) return;
     const key = viewKey();
-    root.classList.toggle("cardlab-dark", themeIsDark(root));
+    root.classList.toggle("cardlab-dark", themeIsDark());
     root.classList.toggle("cardlab-big-mode", !!get("big"));
     bigBox.checked = !!get("big");
     showAll.checked = !!get("show_all");
