@@ -725,7 +725,8 @@ function render({ model, el: host }) {
   });
 
   function onMovie() {
-    movie = get("movie");
+    const given = get("movie");
+    movie = given && given.views ? given : null;  // an empty model draws nothing yet
     prepared = {};
     drawn = "";
     movesKey = "";
