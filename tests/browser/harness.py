@@ -178,19 +178,29 @@ RUN_ALL = """async () => {
 }"""
 
 
-def run_all_cells(page: Any, timeout_ms: int = 120_000) -> None:
-    """Run every cell of the open notebook (Lab's own "Run All Cells" command, once its kernel
-    is ready; clicking the Run menu is flaky on a loaded machine) and wait until all have run
-    or one has failed."""
+def start_run_all(page: Any, timeout_ms: int = 120_000) -> None:
+    """Start running every cell of the open notebook (Lab's own "Run All Cells" command, once
+    its kernel is ready; clicking the Run menu is flaky on a loaded machine), not waiting for
+    the cells: another notebook may run meanwhile."""
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=timeout_ms)
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                            " && window.jupyterapp.shell.currentWidget.sessionContext",
                            timeout=timeout_ms)
-    page.evaluate(RUN_ALL)
+    page.evaluate("() => { window.__cardlabRunAll = (" + RUN_ALL + ")(); }")
+
+
+def wait_run_all(page: Any, timeout_ms: int = 120_000) -> None:
+    """Wait until every cell has run, or one has failed."""
     page.wait_for_function(RUN_ALL_DONE, timeout=timeout_ms)
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
                            timeout=timeout_ms)
+
+
+def run_all_cells(page: Any, timeout_ms: int = 120_000) -> None:
+    """Run every cell of the open notebook and wait until all have run or one has failed."""
+    start_run_all(page, timeout_ms)
+    wait_run_all(page, timeout_ms)
 
 
 def cell_errors(page: Any) -> list[str]:
