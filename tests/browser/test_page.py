@@ -213,7 +213,9 @@ def test_page_fits_the_window(chromium: Any, pages: dict[str, Path], artifacts: 
         page.keyboard.press("ArrowRight")
     views.wait_step(page, ROOT_SEL, 20)
     fit = root.evaluate(views.FIT)
+    contrast = root.evaluate(views.CONTRAST)
     page.screenshot(path=str(artifacts / f"page-{size[0]}x{size[1]}.png"))
+    assert contrast["checked"] > 50 and not contrast["failures"], contrast
     assert fit["seats"] == len(cardlab.load(REVIEW).seats)
     assert not fit["outside"], fit
     assert not fit["truncated"], fit["truncated"]

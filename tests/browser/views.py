@@ -119,6 +119,79 @@ TRICK_SIDES = """(root) => {
 }"""
 
 
+# WCAG text contrast measured on the rendered page, for every visible text of the viewer:
+# axe-core gives up ("incomplete") on text over a gradient or over another element, which is
+# the table's centre, the very text the issue found unreadable in Lab's light theme. The text
+# colour (with the opacity of its ancestors) is laid over each background it can stand on:
+# the layers from the element up to the first opaque colour, a gradient contributing each of
+# its colour stops. The worst ratio must reach 4.5:1 (3:1 for large text: 24 px, or 18.66 px
+# bold). Disabled controls are exempt (WCAG 1.4.3).
+CONTRAST = """(root) => {
+    const parse = (text) => {
+        const m = text.match(/rgba?\\(([^)]+)\\)/);
+        if (!m) return null;
+        const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+        return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+    };
+    const stops = (image) => (image.match(/rgba?\\([^)]+\\)/g) || []).map(parse);
+    const over = (top, under) => ({r: top.r * top.a + under.r * (1 - top.a),
+        g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1});
+    const lum = (c) => {
+        const f = (v) => {
+            v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        };
+        return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+    };
+    const ratio = (a, b) => {
+        const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05);
+    };
+    const backgrounds = (el) => {
+        const layers = [];
+        let opacity = 1;
+        for (let node = el; node; node = node.parentElement) {
+            const style = getComputedStyle(node);
+            opacity *= Number(style.opacity);
+            const image = stops(style.backgroundImage);
+            const colour = parse(style.backgroundColor);
+            if (image.length) layers.push(image);
+            if (colour && colour.a > 0) {
+                layers.push([colour]);
+                if (colour.a === 1) break;
+            }
+        }
+        let under = [{r: 255, g: 255, b: 255, a: 1}];
+        for (const layer of layers.reverse()) {
+            under = layer.flatMap((top) => under.map((u) => over(top, u)));
+        }
+        return [under, opacity];
+    };
+    const failures = [];
+    let checked = 0;
+    for (const el of root.querySelectorAll('*')) {
+        const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (!own || el.closest('[hidden], [aria-hidden="true"], :disabled, option')) continue;
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        if (!box.width || !box.height || style.visibility !== 'visible') continue;
+        checked += 1;
+        const [under, opacity] = backgrounds(el);
+        const ink = parse(style.color);
+        const size = parseFloat(style.fontSize);
+        const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+        const need = large ? 3 : 4.5;
+        const seen = {...ink, a: ink.a * opacity};
+        const worst = Math.min(...under.map((bg) => ratio(over(seen, bg), bg)));
+        if (worst < need) {
+            failures.push({text: el.textContent.trim().slice(0, 40), cls: el.className,
+                           color: style.color, ratio: Math.round(worst * 100) / 100, need});
+        }
+    }
+    return {checked, failures};
+}"""
+
+
 def shown(root: Any) -> dict[str, Any]:
     """What the viewer (a Playwright locator of `.cardlab-viewer`) shows now."""
     return root.evaluate(SHOWN)
