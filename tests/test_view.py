@@ -423,7 +423,8 @@ def test_the_browser_asks_for_a_branch_by_message(review):
     viewer._on_message(viewer.widget, {"type": "explore", "line": 0, "step": 19,
                                        "action": "play black12"}, [])
     assert len(viewer.widget.movie["lines"]) == 2 and viewer.widget.line == 1
-    assert sent[-1]["type"] == "explored" and "play black12" in sent[-1]["text"]
+    assert sent[-1]["type"] == "explored"
+    assert sent[-1]["text"].startswith("Brad: play black 12 instead; the bots finished")
     viewer._on_message(viewer.widget, {"type": "explore", "line": 1, "step": 20,
                                        "action": "play red99"}, [])
     assert sent[-1]["text"].startswith("refused:")

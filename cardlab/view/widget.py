@@ -36,7 +36,7 @@ from ..cursor import Cursor
 from ..errors import CardlabError
 from ..frames import require
 from ..replay import LinePath, Replay
-from .movie import assemble, build_views, check_lang, frame_at, note_in, seat_index
+from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
@@ -137,8 +137,9 @@ class ReplayViewer:
             if content.get("line") != self.widget.line or content.get("step") != self.step:
                 raise CardlabError("the viewer moved on before the branch was asked for")
             branch = self.explore(str(content.get("action", "")))
-            text = (f"played {branch.actions[0].act!r}; the bots finished the "
-                    f"{self._word()}: now on {self.lines()[self.widget.line][0]}")
+            text = (f"{branch.actions[0].seat}: "
+                    f"{pretty(self.replay.game, branch.actions[0].act)} instead; the bots "
+                    f"finished the {self._word()}: now on {self.lines()[self.widget.line][0]}")
         except CardlabError as err:
             text = f"refused: {err}"
         self.widget.send({"type": "explored", "text": text})
