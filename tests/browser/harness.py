@@ -27,7 +27,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"  # git-ignored: screenshots for a human to look at
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark",
+          "high-contrast": "JupyterLab Dark High Contrast"}
 START_TIMEOUT = 60.0
 
 

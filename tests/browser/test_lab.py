@@ -1,4 +1,5 @@
-"""Notebook 01 in JupyterLab, in a real browser, in the light theme and in the dark theme.
+"""Notebook 01 in JupyterLab, in a real browser, in the light, dark and dark high-contrast
+themes.
 
 Once per theme: JupyterLab (one server for the session) opens a copy of the walkthrough
 notebook with the theme set in its settings directory, runs every cell, and then the tests
