@@ -42,9 +42,10 @@ def cli_html(replay: Path, out: Path, *args: str) -> None:
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("pages")
     out = {"review": folder / "review.html", "brad": folder / "review-brad.html",
-           "api": folder / "review-api.html"}
+           "api": folder / "review-api.html", "no": folder / "review-no.html"}
     cli_html(REVIEW, out["review"])
     cli_html(REVIEW, out["brad"], "--seat", "Brad")
+    cli_html(REVIEW, out["no"], "--lang", "no")
     cardlab.load(REVIEW).to_html(out["api"])
     return out
 
@@ -199,6 +200,17 @@ def test_seat_page_holds_only_brads_view(chromium: Any, pages: dict[str, Path],
         expect.assert_seat_view(views.shown(root), cursor.goto(step).position, replay, BRAD,
                                 hidden[step])
         page.keyboard.press("ArrowRight")
+    no_problems(offline)
+    page.close()
+
+
+def test_lang_page_opens_in_norwegian(chromium: Any, pages: dict[str, Path],
+                                      replay: cardlab.Replay) -> None:
+    page, offline = open_offline(chromium, pages["no"])
+    note = replay.hands[0].note
+    assert isinstance(note, dict)
+    assert page.locator(".cardlab-note").text_content() == note["no"]
+    assert page.locator("select.cardlab-lang-select").input_value() == "no"
     no_problems(offline)
     page.close()
 
