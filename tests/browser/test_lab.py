@@ -38,6 +38,7 @@ class LabPage:
         self.theme = theme
         self.replay = replay  # the kernel's replay, with the variation the notebook added
         self.root = page.locator(ROOT_SEL).first
+        self.saved = Path()  # where the kernel's replay was saved
 
     def show(self, step: int, seat: str = "", line: int = 0) -> None:
         """Put the viewer at ``step`` of ``line`` for ``seat`` through its model, as a click
@@ -102,6 +103,7 @@ def lab_page(request: pytest.FixtureRequest, lab: harness.LabServer,
         saved = lab.work / f"kernel-replay-{theme}.json"
         harness.kernel_exec(page, f"replay.save({str(saved)!r})")
         lab_page = LabPage(page, theme, cardlab.load(saved))
+        lab_page.saved = saved
         page.locator(ROOT_SEL).first.wait_for()
         yield lab_page
         assert not local.blocked, local.blocked
@@ -287,3 +289,28 @@ def test_table_fits_the_window(lab_page: LabPage, artifacts: Path,
         assert not fit["truncated"], fit["truncated"]
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_try_a_what_if_from_the_browser(lab_page: LabPage) -> None:
+    """The one kernel round trip: "try it" asks the kernel to play the other card; bots finish
+    the hand, the new line reaches the browser and is shown. (Last in this file: it adds a
+    line to the kernel's replay.)"""
+    page, root = lab_page.page, lab_page.root
+    lab_page.show(20)  # Tone to play: the red 14 was played, the red 2 could have been
+    lines = root.evaluate("(root) => root.cardlabModel.get('movie').lines.length")
+    root.locator("select.cardlab-whatif").select_option("play red2")
+    root.locator("button.cardlab-try").click()
+    page.wait_for_function("([sel, n]) => document.querySelector(sel).cardlabModel"
+                           ".get('movie').lines.length === n + 1", arg=[ROOT_SEL, lines],
+                           timeout=30_000)
+    page.wait_for_function(f"document.querySelector('{ROOT_SEL}').dataset.line === '{lines}'",
+                           timeout=30_000)
+    shown = lab_page.shown()
+    assert shown["step"] == 21 and "Tone" in (shown["status"] or "")
+    assert [c["code"] for c in shown["trick"]] == ["red12", "red20", "black3", "red2"]
+    # the kernel's replay holds the new variation
+    path = lab_page.saved.with_name(f"kernel-replay-{lab_page.theme}-tried.json")
+    harness.kernel_exec(page, f"replay.save({str(path)!r})")
+    replay = cardlab.load(path)
+    tried = [replay.line(0, p) for p in replay.variation_paths(0)]
+    assert any(line[20].act == "play red2" and line[20].seat == "Tone" for line in tried)
