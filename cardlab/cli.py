@@ -17,7 +17,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from .bots import KINDS, make_bot
@@ -26,7 +26,7 @@ from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
 from .limits import Limits
 from .replay import Action, Replay, load, new_game
-from .text import render
+from .text import render_steps
 
 STDOUT = "standard output"
 MAX_SEED_CHARS = 100  # a seed is typed by a person; a longer one is a mistake (a pasted file)
@@ -172,7 +172,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     elif args.command == "show":
         replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
-        _say(render(replay, seat=seat, lang=_lang(replay, args.file, args.lang)))
+        # line by line as the steps come: a long replay's text is never held whole
+        _say_lines(line for _, lines in render_steps(
+            replay, seat=seat, lang=_lang(replay, args.file, args.lang)) for line in lines)
     elif args.command == "validate":
         replay = _load(args)
         actions = sum(len(h.actions) for h in replay.hands)
@@ -206,6 +208,24 @@ def _say(text: str) -> None:
     except OSError as err:
         err.filename = STDOUT
         raise
+
+
+SAY_CHUNK = 4096  # lines written at a time by _say_lines
+
+
+def _say_lines(lines: Iterable[str]) -> None:
+    """Print lines as :func:`_say` prints their join, written a few thousand at a time."""
+    chunk = SAY_CHUNK
+    batch: list[str] = []
+    said = False
+    for line in lines:
+        batch.append(line)
+        if len(batch) >= chunk:
+            _say("\n".join(batch))
+            batch.clear()
+            said = True
+    if batch or not said:
+        _say("\n".join(batch))
 
 
 def _os_error(err: OSError) -> str:

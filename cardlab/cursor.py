@@ -24,6 +24,7 @@ Step(hand=1, index=6)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 from .errors import CardlabError
@@ -69,6 +70,34 @@ def position_at(replay: Replay, state: State, hand_index: int, line: list[Action
                                    for var in line[index].variations], seat)
         if index < len(line) else [])
     return pos
+
+
+def walk(replay: Replay) -> Iterator[tuple[int, int, int, State]]:
+    """The main line of every hand, forward, once: ``(step, hand_index, index, state)`` for
+    each step, numbered as :class:`Cursor` numbers them, ``hand_index`` 0-based into
+    ``replay.hands`` and ``state`` after ``index`` actions of that hand.
+
+    One state is moved on in place (each action applied once, no clone): read it before
+    the next step, or ``clone()`` it to keep it. For a whole-replay pass such as
+    :func:`cardlab.text.render`, which needs no position at most steps.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> [(step, hand, index) for step, hand, index, _ in walk(review)][:3]
+    [(0, 0, 0), (1, 0, 1), (2, 0, 2)]
+    """
+    if not replay.hands:
+        return
+    state = replay.new_state()
+    step = 0
+    for hand_index, hand in enumerate(replay.hands):
+        state.apply_chance(hand.deal)
+        yield step, hand_index, 0, state
+        act = state.act
+        for index, action in enumerate(hand.actions, 1):
+            act(action.act)
+            yield step + index, hand_index, index, state
+        step += len(hand.actions) + 1
 
 
 class Cursor:

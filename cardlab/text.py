@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .cursor import Cursor
-from .replay import Note, Replay
-from .seatview import visible_action
+from .cursor import walk
+from .game import State
+from .replay import Action, Note, Replay
+from .seatview import seat_position, visible_action, visible_note
 
 
 def _note(note: Note | None, lang: str) -> str | None:
@@ -38,17 +39,36 @@ def _header(pos: dict[str, Any], seats: list[str], attempt: int) -> str:
     return " — ".join([parts[0], "; ".join(facts)]) if facts else parts[0]
 
 
-def _reveal(cursor: Cursor, redacted: list[tuple[int, str, str]], lines: list[str]
+def _reveal(state: State, seat: int | None, seats: list[str],
+            redacted: list[tuple[int, str, str]], lines: list[str]
             ) -> list[tuple[int, str, str]]:
     """Say which hidden actions the seat sees now; return those still hidden."""
     still = []
     for actor, text, shown in redacted:
-        now = visible_action(cursor.state, actor, text, cursor.seat)
+        now = visible_action(state, actor, text, seat)
         if now != shown:
-            lines.append(f"  {cursor.replay.seats[actor]}: {now} (revealed)")
+            lines.append(f"  {seats[actor]}: {now} (revealed)")
         if now != text:
             still.append((actor, text, now))
     return still
+
+
+def _trick_count(state: State, pos: dict[str, Any] | None, seat: int | None) -> int:
+    """How many tricks of the hand are complete. Trick-taking games list them in
+    ``tricks_snapshot()`` (the position's ``tricks``, the same for every seat: a taken
+    trick is face up), which is cheap beside a whole position; any other game with tricks
+    is asked for its position."""
+    if pos is not None:
+        return len(pos["tricks"])
+    tricks = getattr(state, "tricks_snapshot", None)
+    return len(tricks() if tricks is not None else seat_position(state, seat)["tricks"])
+
+
+def _may_renege(state: State) -> bool:
+    """Whether the position may show a renege. A trick-taking game keeps its renege of the
+    hand in ``state.renege`` (None if none), and its position's ``renege`` is None then; a
+    game without that attribute is asked for its position."""
+    return getattr(state, "renege", True) is not None
 
 
 def render(replay: Replay, seat: int | None = None, lang: str = "en",
@@ -58,7 +78,7 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
     Each hand is walked once, forward. In a seat's view each line says what that seat knew
     when it happened: a secret bid reads ``bid (secret)`` at its step, and a line
     ``… (revealed)`` follows at the step where the seat learns it (all have bid, the hat is
-    found).
+    found). For a long replay, write the lines of :func:`render_steps` as they come.
     """
     return "\n".join(line for _, lines in render_steps(replay, seat, lang, notes)
                      for line in lines)
@@ -70,6 +90,13 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
     number, what was written when that step was reached; ``None`` for the title and the
     final result.
 
+    The lines are what the step's position (``Cursor(replay, seat=seat).position``) says,
+    but the whole position is built only where the text reads it: a hand's deal, a
+    completed trick, a renege, a hand's end. Elsewhere the step's action and note are read
+    as ``seat`` sees them (:mod:`cardlab.seatview`) from the state alone, so a long hand
+    costs little more than replaying it. A game's position has the same keys at every
+    step (whether it has ``tricks`` or ``renege`` is read at each deal).
+
     >>> import cardlab
     >>> review = cardlab.example("norwegian-review")
     >>> dict(render_steps(review, seat=3, notes=False))[1]
@@ -78,25 +105,35 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
     seats = replay.seats
     title = replay.meta.get("title") or f"{replay.rules.title}"
     yield None, [title, "Seats: " + ", ".join(seats)]
-    cursor = Cursor(replay, seat=seat)
+    seat_number = {name: s for s, name in enumerate(seats)}
+    low_score_wins = replay.rules.low_score_wins
     done_tricks = 0
+    has_tricks = has_renege = False
     redacted: list[tuple[int, str, str]] = []  # (actor, text, as shown) of hidden actions
-    for index in range(len(cursor)):
+    line: list[Action] = []
+    for step, hand_index, index, state in walk(replay):
         lines: list[str] = []
-        cursor.goto(index)
-        pos = cursor.position
-        step = cursor.step
-        if step.index == 0:
+        pos: dict[str, Any] | None = None  # the whole position (seat's view), where needed
+        if index == 0:
+            pos = seat_position(state, seat)
             lines.append(_header(pos, seats, pos.get("attempt", 1)))
+            has_tricks, has_renege = "tricks" in pos, "renege" in pos
+            line = replay.hands[hand_index].actions
             done_tricks = 0
             redacted = []
-        action = pos["action"]
-        if action is not None and ("tricks" not in pos or not action["act"].startswith("play")):
-            lines.append(f"  {action['seat']}: {action['act']}")
-            recorded = cursor.action
-            if recorded is not None and recorded.act != action["act"]:
-                redacted.append((seats.index(recorded.seat), recorded.act, action["act"]))
-        if "tricks" in pos and len(pos["tricks"]) > done_tricks:
+            note = replay.hands[hand_index].note
+        else:
+            action = line[index - 1]
+            note = action.note
+            actor = seat_number[action.seat]
+            shown = visible_action(state, actor, action.act, seat)
+            if not has_tricks or not shown.startswith("play"):
+                lines.append(f"  {action.seat}: {shown}")
+                if action.act != shown:
+                    redacted.append((actor, action.act, shown))
+        if has_tricks and _trick_count(state, pos, seat) > done_tricks:
+            if pos is None:
+                pos = seat_position(state, seat)
             done_tricks = len(pos["tricks"])
             trick = pos["tricks"][-1]
             cards = ", ".join(f"{seats[s]} {code}" for s, code in trick["cards"])
@@ -106,23 +143,28 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
             if holder is not None:
                 lines[-1] += f"; hat: {seats[holder]}"
         if redacted:
-            redacted = _reveal(cursor, redacted, lines)
-        renege = pos.get("renege")
-        if isinstance(renege, dict):  # the engine says what a renege costs in this game
-            line = f"  RENEGE by {seats[renege['seat']]} ({renege['card']})"
-            if renege.get("penalty"):
-                line += f": {renege['penalty']:+d}"
-            if renege.get("redeal"):
-                line += ", the hand is dealt again"
-            lines.append(line)
-        text = _note(pos["note"], lang) if notes else None
-        if text:
-            lines.append(f"    » {text}")
-        last_of_hand = step.index == len(cursor.line)
-        if last_of_hand:
-            record = replay.hands[step.hand - 1]
+            redacted = _reveal(state, seat, seats, redacted, lines)
+        if has_renege and (pos is not None or _may_renege(state)):
+            if pos is None:
+                pos = seat_position(state, seat)
+            renege = pos.get("renege")
+            if isinstance(renege, dict):  # the engine says what a renege costs in this game
+                text = f"  RENEGE by {seats[renege['seat']]} ({renege['card']})"
+                if renege.get("penalty"):
+                    text += f": {renege['penalty']:+d}"
+                if renege.get("redeal"):
+                    text += ", the hand is dealt again"
+                lines.append(text)
+        if notes and note is not None:
+            said = _note(visible_note(state, note, seat), lang)
+            if said:
+                lines.append(f"    » {said}")
+        if index == len(line):
+            record = replay.hands[hand_index]
             if record.scores is not None:
-                signed = "" if replay.rules.low_score_wins else "+"  # Whot: points against
+                if pos is None:
+                    pos = seat_position(state, seat)
+                signed = "" if low_score_wins else "+"  # Whot: points against
                 scores = ", ".join(f"{s} {v:{signed}d}" for s, v in zip(seats, record.scores,
                                                                          strict=True))
                 totals = ", ".join(f"{s} {v}" for s, v in zip(seats, pos["totals"],
@@ -131,7 +173,7 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
                 lines.append(f"  Totals: {totals}")
             else:
                 lines.append("  (hand not finished)")
-        yield index, lines
+        yield step, lines
     if replay.totals is not None:
         winners = [seats[s] for s in replay.rules.winners(replay.totals)]
         final = ", ".join(f"{s} {v}" for s, v in zip(seats, replay.totals, strict=True))
