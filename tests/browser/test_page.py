@@ -233,3 +233,28 @@ def test_page_fits_the_window(chromium: Any, pages: dict[str, Path], artifacts: 
     assert not fit["truncated"], fit["truncated"]
     no_problems(offline)
     page.close()
+
+
+@pytest.mark.parametrize("name", ["norwegian-review", "teds-game-example", "whot-example"])
+def test_every_shipped_replay_draws_and_fits(chromium: Any, tmp_path: Path, name: str) -> None:
+    """Each game's page at 1024×768, at about 30 steps spread over the whole game and at its
+    last step (the result): every face-up card has a face, every seat box is inside the
+    window, no button's text is cut, the texts reach AA contrast, and nothing fails."""
+    replay = cardlab.load(harness.ROOT / "replays" / f"{name}.json")
+    path = tmp_path / f"{name}.html"
+    replay.to_html(path)
+    page, offline = open_offline(chromium, path, 1024, 768)
+    root = page.locator(ROOT_SEL)
+    last = len(cardlab.Cursor(replay)) - 1
+    for step in sorted({*range(0, last, max(1, last // 30)), last}):
+        root.evaluate("(root, step) => root.cardlabModel.set('step', step)", step)
+        views.wait_step(page, ROOT_SEL, step)
+        shown = views.shown(root)
+        assert not shown["faceless"], (step, shown["faceless"])
+        fit = root.evaluate(views.FIT)
+        assert not fit["outside"] and not fit["truncated"], (step, fit)
+    contrast = root.evaluate(views.CONTRAST)
+    assert contrast["checked"] > 50 and not contrast["failures"], contrast
+    assert views.shown(root)["step"] == last
+    no_problems(offline)
+    page.close()
