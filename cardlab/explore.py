@@ -33,7 +33,7 @@ from typing import Any
 from .bots import Bot, make_bot
 from .errors import CardlabError, IllegalActionError, OptionError
 from .game import State
-from .replay import Action, LinePath, Replay
+from .replay import Action, LinePath, Replay, hand_index
 
 MAX_ACTIONS = 100_000
 
@@ -69,19 +69,11 @@ class Branch:
         return pd.DataFrame(self.compare()).set_index("seat")
 
 
-def _hand_index(replay: Replay, hand: int) -> int:
-    """The index into ``replay.hands`` of ``hand`` (counted from 1), or a CardlabError."""
-    if isinstance(hand, bool) or not isinstance(hand, int) or \
-            not 1 <= hand <= len(replay.hands):
-        raise CardlabError(f"the replay has hands 1 to {len(replay.hands)}, not {hand!r}")
-    return hand - 1
-
-
 def line_state(replay: Replay, hand: int, path: LinePath = (), index: int | None = None
                ) -> State:
     """The engine state of ``hand`` (counted from 1) along ``path`` after ``index`` actions
     (``None``: the whole line)."""
-    h0 = _hand_index(replay, hand)
+    h0 = hand_index(replay, hand)
     line = replay.line(h0, path)
     if index is None:
         index = len(line)
@@ -184,7 +176,7 @@ def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
         raise CardlabError("the main line is not a variation")
     parent = path[:-1]
     index = path[-1][0]
-    line = replay.line(_hand_index(replay, hand), path)
+    line = replay.line(hand_index(replay, hand), path)
     before = _totals_at_deal(replay, hand)
     return Branch(hand=hand, parent=parent, index=index, path=path, actions=line[index:],
                   parent_scores=_scores_if_done(line_state(replay, hand, parent), before),
@@ -198,7 +190,7 @@ def describe(replay: Replay, hand: int, path: LinePath) -> str:
     if not path:
         return "main line"
     index = path[-1][0]
-    line = replay.line(_hand_index(replay, hand), path)
+    line = replay.line(hand_index(replay, hand), path)
     rest = len(line) - index - 1
     more = f" (+{rest} more)" if rest else ""
     depth = "variation of a variation, " if len(path) > 1 else ""

@@ -11,6 +11,11 @@ plot on their own:
 - :func:`seat_steps` — one row per step and seat (cards held, taken, running total);
 - :func:`hand_results`, :func:`score_components`, :func:`bid_results` — per hand and seat.
 
+Every ``hand`` argument counts from 1, as people count (hand 1 is ``replay.hands[0]``;
+``None``: the whole main line) and a variation ``path`` needs its hand. In the rows, ``hand``
+is the game's hand number (1, 2, ...; a redealt hand keeps its number) and ``hand_index``
+the 0-based index into ``replay.hands``.
+
 pandas is imported lazily, so ``import cardlab`` stays light; without it these functions raise
 :class:`MissingExtraError` naming the pip command. :func:`positions` needs no pandas.
 
@@ -33,7 +38,7 @@ from typing import Any
 from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
 from .game import State, get_game
-from .replay import Action, LinePath, Replay
+from .replay import Action, LinePath, Replay, hand_index
 
 PIP_EXTRA = "pip install 'cardlab[notebook]'"
 
@@ -65,31 +70,54 @@ class Step:
     line: list[Action]
     state: State  # live during the walk only: copy what you need before the next step
 
+    @property
+    def hand(self) -> int:
+        """The hand counted from 1 (hand 1 is ``replay.hands[0]``), as ``hand=`` takes it."""
+        return self.hand_index + 1
+
     def position(self, replay: Replay, seat: int | None = None) -> dict[str, Any]:
         """The same dict :attr:`cardlab.cursor.Cursor.position` gives for this step."""
         return position_at(replay, self.state, self.hand_index, self.line, self.index,
                            self.step, seat)
 
 
+def _index(replay: Replay, hand: int | None, path: LinePath) -> int | None:
+    """The 0-based index into ``replay.hands`` of the ``hand`` argument (counted from 1)."""
+    if hand is None:
+        if path:
+            raise CardlabError("a variation path belongs to one hand: give hand=")
+        return None
+    return hand_index(replay, hand)
+
+
 def walk(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Iterator[Step]:
-    """Every step of the main line (``hand=None``) or of one line of one hand (0-based).
+    """Every step of the main line (``hand=None``) or of one line of hand ``hand`` (counted
+    from 1: hand 1 is ``replay.hands[0]``).
 
     Step numbers match :class:`cardlab.cursor.Cursor` built with the same ``hand`` and ``path``.
     The state is replayed once, forward, so a whole game costs one pass.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> first = next(walk(review, hand=2))
+    >>> first.hand, first.hand_index, first.step
+    (2, 1, 0)
     """
-    if path and hand is None:
-        raise CardlabError("a variation path belongs to one hand: give hand=")
+    return _walk(replay, _index(replay, hand, path), path)  # checked now, not when iterated
+
+
+def _walk(replay: Replay, wanted: int | None, path: LinePath) -> Iterator[Step]:
     state = replay.new_state()
     step = 0
     for h, record in enumerate(replay.hands):
-        if hand is not None and h > hand:
+        if wanted is not None and h > wanted:
             return
         state.apply_chance(record.deal)
-        if hand is not None and h < hand:
+        if wanted is not None and h < wanted:
             for action in record.actions:
                 state.act(action.act)
             continue
-        line = replay.line(h, path if h == hand else ())
+        line = replay.line(h, path if h == wanted else ())
         yield Step(step, h, 0, None, line, state)
         for k, action in enumerate(line):
             state.act(action.act)
@@ -100,9 +128,9 @@ def walk(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Iterat
 
 def positions(replay: Replay, hand: int | None = None, path: LinePath = (),
               seat: int | None = None) -> Iterator[dict[str, Any]]:
-    """The position of every step (like ``Cursor.position``), in one forward pass."""
-    for st in walk(replay, hand, path):
-        yield st.position(replay, seat)
+    """The position of every step (like ``Cursor.position``), in one forward pass; ``hand``
+    counted from 1."""
+    return (st.position(replay, seat) for st in walk(replay, hand, path))
 
 
 def note_text(note: Any, lang: str = "en") -> str | None:
@@ -156,11 +184,13 @@ class HandResult:
 
 def hand_results_list(replay: Replay, hand: int | None = None,
                       path: LinePath = ()) -> list[HandResult]:
-    """One :class:`HandResult` per hand: the main line, except hand ``hand`` along ``path``.
+    """One :class:`HandResult` per hand: the main line, except hand ``hand`` (counted from
+    1) along ``path``.
 
     With a variation, the hands after the branch keep their main-line scores (their deals do
     not depend on play), so the totals show what the variation would have changed.
     """
+    wanted = _index(replay, hand, path)
     out: list[HandResult] = []
     state = replay.new_state()
     totals = list(state.totals())
@@ -168,8 +198,8 @@ def hand_results_list(replay: Replay, hand: int | None = None,
         state.apply_chance(record.deal)
         number = state.hand_number()
         before = state.totals()
-        line = replay.line(h, path if h == hand else ())
-        if h == hand and path:
+        line = replay.line(h, path if h == wanted else ())
+        if h == wanted and path:
             branch = state.clone()
             for action in line:
                 branch.act(action.act)
@@ -232,7 +262,10 @@ def sheet_rows(replay: Replay, hand: int | None = None, path: LinePath = (),
     sub-total, and the last line is the total once the game is over. A redealt hand (a
     renege) is one line: the attempts add up. Unfinished hands are left out.
     """
-    results = hand_results_list(replay, hand, path) if results is None else results
+    if results is None:
+        results = hand_results_list(replay, hand, path)
+    else:
+        _index(replay, hand, path)  # the same arguments are refused with or without results
     per_number: dict[int, list[int]] = {}
     over = False
     for res in results:

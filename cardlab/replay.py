@@ -207,6 +207,28 @@ class Hand:
 LinePath = tuple[tuple[int, int], ...]
 
 
+def hand_index(replay: Replay, hand: object) -> int:
+    """The index into ``replay.hands`` of hand ``hand``: hands count from 1 in every public
+    ``hand`` argument (hand 1 is ``replay.hands[0]``). Anything else (0, a negative, a bool,
+    a hand past the end) is an :class:`~cardlab.errors.OptionError` naming the valid range.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> hand_index(review, 1), hand_index(review, 2)
+    (0, 1)
+    >>> hand_index(review, 0)
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.OptionError: hands count from 1: the replay has hands 1 to 2, not 0
+    """
+    count = len(replay.hands)
+    if isinstance(hand, int) and not isinstance(hand, bool) and 1 <= hand <= count:
+        return hand - 1
+    has = ("no hands yet" if count == 0 else "hand 1 only" if count == 1
+           else f"hands 1 to {count}")
+    raise OptionError(f"hands count from 1: the replay has {has}, not {brief(hand)}")
+
+
 @dataclasses.dataclass(eq=False)
 class Replay:
     """A whole game record. Build one with :func:`cardlab.new_game`, or :func:`load` it."""

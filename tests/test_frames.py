@@ -300,7 +300,7 @@ def test_frames_replay_each_action_once(name, long_games, monkeypatch):
             counting(cls, method)
     counting(cardlab.Replay, "line")
     for replay, hand, line in ((whot, None, ()), (review_like, None, ()),
-                               (review_like, 0, path)):
+                               (review_like, 1, path)):
         calls.clear()
         FRAME_FUNCTIONS[name](replay, hand, line)
         actions = sum(len(h.actions) for h in replay.hands)

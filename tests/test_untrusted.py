@@ -177,7 +177,7 @@ def test_every_frame_shows_the_files_text_as_text(hostile):
         assert shown and all("<script>" in n for n in shown)
         assert_inert(notebook_html(steps), TABLE_TAGS, SEATS[:1] + shown)
     variation = hostile.variation_paths(0)[0]
-    steps = frames.steps(hostile, hand=0, path=variation, lang="en")
+    steps = frames.steps(hostile, hand=1, path=variation, lang="en")
     assert_inert(notebook_html(steps), TABLE_TAGS, [note(900, "variation")])
     for make in (frames.score_sheet, frames.hand_results, frames.plays, frames.tricks,
                  frames.seat_steps, frames.score_components, frames.bid_results):
@@ -218,11 +218,11 @@ def chart_figures(replay: cardlab.Replay) -> dict[str, go.Figure]:
         "score_components": charts.score_components(replay),
         "bid_success": charts.bid_success(replay),
         "cards_taken": charts.cards_taken(replay),
-        "cards_taken hand 1": charts.cards_taken(replay, hand=0),
+        "cards_taken hand 1": charts.cards_taken(replay, hand=1),
         "cards_in_hand": charts.cards_in_hand(replay),
     }
     if replay.game == "bobs-hat":
-        figures["hat_travels"] = charts.hat_travels(replay, 0)
+        figures["hat_travels"] = charts.hat_travels(replay, 1)
     return figures
 
 

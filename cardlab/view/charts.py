@@ -7,6 +7,7 @@
 - :func:`hat_travels` — who holds Bob's Hat after each trick of a hand;
 - :func:`cards_in_hand` — cards in hand over the turns (Whot).
 
+A ``hand`` argument counts from 1, as everywhere in cardlab (hand 1 is ``replay.hands[0]``).
 All numbers come from :mod:`cardlab.frames`, i.e. from replaying the log. plotly reads tags
 such as ``<b>``, ``<br>`` and ``<a href>`` in titles, legend names, tick labels and hover text,
 so every string from the file (seat names) goes in through :func:`label`: a seat called
@@ -19,7 +20,7 @@ from typing import Any
 
 from .. import frames
 from ..frames import HandResult, hand_results_list, require
-from ..replay import LinePath, Replay
+from ..replay import LinePath, Replay, hand_index
 
 # Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars.
 SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#111",
@@ -62,7 +63,13 @@ def _layout(fig: Any, title: str, x: str, y: str, template: str = "plotly_white"
 
 def score_series(replay: Replay, hand: int | None = None, path: LinePath = (),
                  results: list[HandResult] | None = None) -> tuple[list[int], list[list[int]]]:
-    """(x values 0..H, per seat the running total after each finished hand)."""
+    """(x values 0..H, per seat the running total after each finished hand); ``hand``
+    (counted from 1) and ``path`` put a variation's hand in place of the main line's.
+
+    >>> import cardlab
+    >>> score_series(cardlab.example("norwegian-review"), hand=1)[0]
+    [0, 1, 2]
+    """
     xs, series, _ = _series(replay, hand, path, results)
     return xs, series
 
@@ -75,6 +82,8 @@ def _series(replay: Replay, hand: int | None, path: LinePath,
     ticks = ["start"]
     if results is None:
         results = hand_results_list(replay, hand, path)
+    elif hand is not None:
+        hand_index(replay, hand)  # refused as hand_results_list would refuse it
     for res in results:
         if not res.ended:
             continue
@@ -91,9 +100,9 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
                     results: list[HandResult] | None = None) -> Any:
     """Cumulative score per player over the hands (games of a Whot rubber).
 
-    With ``hand`` and ``path`` the variation's hand replaces the main line's. ``marker``
-    draws a vertical line at that x (the viewer moves it to the current step). ``results``
-    may pass :func:`cardlab.frames.hand_results_list` already computed.
+    With ``hand`` (counted from 1) and ``path`` the variation's hand replaces the main
+    line's. ``marker`` draws a vertical line at that x (the viewer moves it to the current
+    step). ``results`` may pass :func:`cardlab.frames.hand_results_list` already computed.
     """
     go = _go()
     xs, series, ticks = _series(replay, hand, path, results)
@@ -149,7 +158,8 @@ def bid_success(replay: Replay) -> Any:
 
 
 def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
-    """Cards taken per suit per player: the cards of each trick go to its winner."""
+    """Cards taken per suit per player in the game, or in hand ``hand`` (counted from 1):
+    the cards of each trick go to its winner."""
     go = _go()
     counts: dict[str, dict[str, int]] = {}
     for row in frames.play_rows(replay, hand, path):
@@ -163,12 +173,12 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
         fig.add_trace(go.Bar(x=_labels(replay), y=[per.get(n, 0) for n in replay.seats],
                              name=suit, marker_color=SWATCH.get(suit)))
     fig.update_layout(barmode="stack")
-    where = "the game" if hand is None else f"{hand_word(replay)} {hand + 1}"
+    where = "the game" if hand is None else f"{hand_word(replay)} {hand}"
     return _layout(fig, f"Cards taken per suit in {where}", "player", "cards")
 
 
 def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
-    """Who holds Bob's Hat after each trick of hand ``hand`` (0-based index)."""
+    """Who holds Bob's Hat after each trick of hand ``hand`` (counted from 1)."""
     go = _go()
     df = frames.tricks(replay, hand, path)
     xs = [0] + df["trick"].tolist()
@@ -182,11 +192,12 @@ def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
                                marker={"size": 10, "color": "#6b4b2a"}, name="hat"))
     fig.update_yaxes(categoryorder="array", categoryarray=[nobody, *_labels(replay)])
     fig.update_xaxes(dtick=1)
-    return _layout(fig, f"Bob's Hat's travels in hand {hand + 1}", "after trick", "held by")
+    return _layout(fig, f"Bob's Hat's travels in hand {hand}", "after trick", "held by")
 
 
 def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
-    """Cards each player holds over the turns (Whot; works for any game)."""
+    """Cards each player holds over the turns of the game, or of hand ``hand`` (counted from
+    1; Whot; works for any game)."""
     go = _go()
     df = frames.seat_steps(replay, hand, path)
     fig = go.Figure()
