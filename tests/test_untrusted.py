@@ -266,16 +266,26 @@ def test_the_standalone_page_holds_the_files_text_as_data(hostile):
     for text in [*SEATS, TITLE, note(1, "en")]:
         assert text in strings, text
     frame = Parsed(page_iframe(hostile))
-    assert frame.tags == ["iframe"]
+    assert set(frame.tags) <= {"div", "iframe"} and frame.tags.count("iframe") == 1
+    assert not [name for name, _ in frame.attrs if name.startswith("on")]
     assert dict(frame.attrs)["srcdoc"] == markup
 
 
-def test_the_viewers_html_bundle_is_the_page_in_an_iframe(hostile):
+def test_the_viewers_page_for_an_html_export_has_no_markup_from_the_file(hostile, monkeypatch):
+    """Displayed, the viewer also shows the standalone page in an iframe (for a notebook's
+    HTML export): that HTML, too, holds the file's strings as data only."""
+    import IPython.display
+
     from cardlab.view.widget import ReplayViewer
 
-    data, _ = ReplayViewer(hostile)._repr_mimebundle_()
-    frame = Parsed(data["text/html"])
-    assert frame.tags == ["iframe"]
+    shown: list[Any] = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
+    ReplayViewer(hostile)._ipython_display_()
+    pages = [obj.data for obj in shown if isinstance(obj, IPython.display.HTML)]
+    assert len(pages) == 1
+    frame = Parsed(pages[0])
+    assert set(frame.tags) <= {"div", "iframe"} and frame.tags.count("iframe") == 1
+    assert not [name for name, _ in frame.attrs if name.startswith("on")]
     inner = Parsed(dict(frame.attrs)["srcdoc"])
     assert not [name for name, _ in inner.attrs if name.startswith("on")]
     assert inner.tags.count("script") == 2 and "img" not in inner.tags
