@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import CardlabError
 from .game import State
-from .replay import Action, LinePath, Replay
+from .replay import Action, LinePath, Replay, index_of_hand
 from .seatview import seat_position, visible_action, visible_note, visible_variations
 
 
@@ -112,9 +112,8 @@ class Cursor:
         if path and hand is None:
             raise CardlabError("a variation path belongs to one hand: give hand=")
         count = len(replay.hands)
-        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)
-                                 or not 1 <= hand <= count):
-            raise CardlabError(f"the replay has hands 1 to {count}, not {hand!r}")
+        if hand is not None:
+            index_of_hand(replay, hand)  # hands count from 1: a CardlabError names the range
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < len(replay.seats)):
             raise CardlabError(f"seat is a number from 0 to {len(replay.seats) - 1} "
@@ -124,7 +123,7 @@ class Cursor:
         self.seat = seat  # None: see every hand; else that seat's view only
         indices = range(count) if hand is None else range(hand - 1, hand)
         self.hands = range(indices.start + 1, indices.stop + 1)  # hand numbers, from 1
-        self._lines = {h: replay.line(h, path if h + 1 == hand else ()) for h in indices}
+        self._lines = {h: replay.line(h + 1, path if h + 1 == hand else ()) for h in indices}
         self.steps = [Step(h + 1, i) for h in indices for i in range(len(self._lines[h]) + 1)]
         self._deal_states: dict[int, State] = {}
         self._index = 0
@@ -165,6 +164,7 @@ class Cursor:
         return first + index
 
     def _first_step(self, hand: int) -> int | None:
+        index_of_hand(self.replay, hand)  # hands count from 1: 0, a bool... are refused
         if hand not in self.hands:
             return None
         return sum(len(self._lines[h - 1]) + 1 for h in range(self.hands.start, hand))

@@ -33,7 +33,7 @@ from typing import Any
 from .bots import Bot, make_bot
 from .errors import CardlabError, IllegalActionError, OptionError
 from .game import State
-from .replay import Action, LinePath, Replay, hand_index
+from .replay import Action, LinePath, Replay, index_of_hand
 
 MAX_ACTIONS = 100_000
 
@@ -73,8 +73,8 @@ def line_state(replay: Replay, hand: int, path: LinePath = (), index: int | None
                ) -> State:
     """The engine state of ``hand`` (counted from 1) along ``path`` after ``index`` actions
     (``None``: the whole line)."""
-    h0 = hand_index(replay, hand)
-    line = replay.line(h0, path)
+    h0 = index_of_hand(replay, hand)
+    line = replay.line(hand, path)
     if index is None:
         index = len(line)
     if not 0 <= index <= len(line):
@@ -129,7 +129,7 @@ def branch(replay: Replay, hand: int, index: int, action: str,
     (save it to keep the variation). Branching the same way twice stores it once.
     """
     state = line_state(replay, hand, path, index)
-    parent = replay.line(hand - 1, path)
+    parent = replay.line(hand, path)
     seat = state.to_act()
     if seat < 0:
         raise IllegalActionError("nobody is to act here: the hand is over",
@@ -159,7 +159,7 @@ def branch(replay: Replay, hand: int, index: int, action: str,
         actions.append(Action(replay.seats[seat], state.action_text(move)))
         state.apply(move)
     parent_end = line_state(replay, hand, path)
-    new_path = replay.add_variation(hand - 1, path, index, actions)
+    new_path = replay.add_variation(hand, path, index, actions)
     return Branch(hand=hand, parent=path, index=index, path=new_path, actions=actions,
                   parent_scores=_scores_if_done(parent_end, before),
                   scores=_scores_if_done(state, before), seats=list(replay.seats))
@@ -176,7 +176,7 @@ def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
         raise CardlabError("the main line is not a variation")
     parent = path[:-1]
     index = path[-1][0]
-    line = replay.line(hand_index(replay, hand), path)
+    line = replay.line(hand, path)
     before = _totals_at_deal(replay, hand)
     return Branch(hand=hand, parent=parent, index=index, path=path, actions=line[index:],
                   parent_scores=_scores_if_done(line_state(replay, hand, parent), before),
@@ -190,7 +190,7 @@ def describe(replay: Replay, hand: int, path: LinePath) -> str:
     if not path:
         return "main line"
     index = path[-1][0]
-    line = replay.line(hand_index(replay, hand), path)
+    line = replay.line(hand, path)
     rest = len(line) - index - 1
     more = f" (+{rest} more)" if rest else ""
     depth = "variation of a variation, " if len(path) > 1 else ""

@@ -38,7 +38,7 @@ from typing import Any
 from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
 from .game import State, get_game
-from .replay import Action, LinePath, Replay, hand_index
+from .replay import Action, LinePath, Replay, index_of_hand
 
 PIP_EXTRA = "pip install 'cardlab[notebook]'"
 
@@ -87,7 +87,7 @@ def _index(replay: Replay, hand: int | None, path: LinePath) -> int | None:
         if path:
             raise CardlabError("a variation path belongs to one hand: give hand=")
         return None
-    return hand_index(replay, hand)
+    return index_of_hand(replay, hand)
 
 
 def walk(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Iterator[Step]:
@@ -117,7 +117,7 @@ def _walk(replay: Replay, wanted: int | None, path: LinePath) -> Iterator[Step]:
             for action in record.actions:
                 state.act(action.act)
             continue
-        line = replay.line(h, path if h == wanted else ())
+        line = replay.line(h + 1, path if h == wanted else ())
         yield Step(step, h, 0, None, line, state)
         for k, action in enumerate(line):
             state.act(action.act)
@@ -198,7 +198,7 @@ def hand_results_list(replay: Replay, hand: int | None = None,
         state.apply_chance(record.deal)
         number = state.hand_number()
         before = state.totals()
-        line = replay.line(h, path if h == wanted else ())
+        line = replay.line(h + 1, path if h == wanted else ())
         if h == wanted and path:
             branch = state.clone()
             for action in line:

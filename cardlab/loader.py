@@ -484,12 +484,13 @@ def reason_of(err: CardlabError) -> str:
     return err.reason if isinstance(err, IllegalActionError) else str(err)
 
 
-def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
+def play_line(replay: Replay, state: State, hand_index: int, actions: list[Action],
               file: str | None, base: str, first_step: int = 1, start: int = 0,
               stop: int | None = None) -> None:
     """Apply ``actions[start:stop]`` to ``state``, checking each one's seat: the seat that
     makes the action (``State.actor``: a bid change in Ted's Game is the last bidder's).
-    ``actions[0]`` is step ``first_step``, at JSON path ``base[0]``."""
+    ``actions[0]`` is step ``first_step``, at JSON path ``base[0]``; ``hand_index`` is the
+    0-based index into ``replay.hands`` (messages count hands from 1)."""
     seats = replay.seats
     to_act, parse, actor, apply = state.to_act, state.parse_action, state.actor, state.apply
     out_of_turn = type(state).actor is not State.actor  # only then may the actor differ
@@ -497,12 +498,12 @@ def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
         action = actions[k]
         seat = to_act()
         if seat < 0:
-            raise _located(f"{brief(action.act)} comes after the hand has ended", hand,
+            raise _located(f"{brief(action.act)} comes after the hand has ended", hand_index,
                            first_step, k, None, file, f"{base}[{k}]")
         try:
             move = parse(action.act)
         except CardlabError as err:
-            raise _located(reason_of(err), hand, first_step, k, seats[seat], file,
+            raise _located(reason_of(err), hand_index, first_step, k, seats[seat], file,
                            f"{base}[{k}].act") from None
         who = seat
         if out_of_turn:
@@ -513,21 +514,21 @@ def play_line(replay: Replay, state: State, hand: int, actions: list[Action],
             reason = (f"it is {seats[seat]}'s turn, not {action.seat}'s" if who == seat else
                       f"{action.act!r} is {seats[who]}'s to make (the rules let {seats[who]} "
                       f"act out of turn here), not {action.seat}'s")
-            raise _located(reason, hand, first_step, k, None, file, f"{base}[{k}].seat")
+            raise _located(reason, hand_index, first_step, k, None, file, f"{base}[{k}].seat")
         try:
             apply(move)
         except CardlabError as err:
-            raise _located(reason_of(err), hand, first_step, k, action.seat, file,
+            raise _located(reason_of(err), hand_index, first_step, k, action.seat, file,
                            f"{base}[{k}].act") from None
 
 
-def _located(reason: str, hand: int, first_step: int, k: int, seat: str | None,
+def _located(reason: str, hand_index: int, first_step: int, k: int, seat: str | None,
              file: str | None, path: str) -> ReplayError:
-    return ReplayError(reason, file=file, path=path, hand=hand + 1, step=first_step + k,
+    return ReplayError(reason, file=file, path=path, hand=hand_index + 1, step=first_step + k,
                        seat=seat)
 
 
-def _validate_variations(replay: Replay, start: State, hand: int, actions: list[Action],
+def _validate_variations(replay: Replay, start: State, hand_index: int, actions: list[Action],
                          file: str | None, base: str) -> None:
     """Every variation of a hand, depth first, each replayed from the position where it
     branches: the line it branches off is stepped up to there (a clone per line)."""
@@ -539,7 +540,7 @@ def _validate_variations(replay: Replay, start: State, hand: int, actions: list[
                 vbase = f"{where}[{i}].variations[{v}]"
                 branch = state.clone()
                 origin = branch.clone()
-                play_line(replay, branch, hand, variation, file, vbase, first_step + i)
+                play_line(replay, branch, hand_index, variation, file, vbase, first_step + i)
                 if any(a.variations for a in variation):
                     work.append((origin, variation, vbase, first_step + i))
             state.act(action.act)  # this line was checked already

@@ -207,16 +207,16 @@ class Hand:
 LinePath = tuple[tuple[int, int], ...]
 
 
-def hand_index(replay: Replay, hand: object) -> int:
+def index_of_hand(replay: Replay, hand: object) -> int:
     """The index into ``replay.hands`` of hand ``hand``: hands count from 1 in every public
     ``hand`` argument (hand 1 is ``replay.hands[0]``). Anything else (0, a negative, a bool,
     a hand past the end) is an :class:`~cardlab.errors.OptionError` naming the valid range.
 
     >>> import cardlab
     >>> review = cardlab.example("norwegian-review")
-    >>> hand_index(review, 1), hand_index(review, 2)
+    >>> index_of_hand(review, 1), index_of_hand(review, 2)
     (0, 1)
-    >>> hand_index(review, 0)
+    >>> index_of_hand(review, 0)
     Traceback (most recent call last):
     ...
     cardlab.errors.OptionError: hands count from 1: the replay has hands 1 to 2, not 0
@@ -272,14 +272,16 @@ class Replay:
                               f"{', '.join(self.seats)}") from None
 
     def line(self, hand: int, path: LinePath = ()) -> list[Action]:
-        """The actions of a line of hand ``hand`` (0-based), from the deal to its end."""
-        actions = self.hands[hand].actions
+        """The actions of a line of hand ``hand`` (counted from 1: hand 1 is ``hands[0]``),
+        from the deal to its end; ``path`` picks a variation (``()``: the main line)."""
+        actions = self.hands[index_of_hand(self, hand)].actions
         for index, variation in path:
             actions = actions[:index] + actions[index].variations[variation]
         return actions
 
     def variation_paths(self, hand: int) -> list[LinePath]:
-        """Every variation line of a hand, depth first (the main line ``()`` not included)."""
+        """Every variation line of hand ``hand`` (counted from 1), depth first (the main line
+        ``()`` not included)."""
         out: list[LinePath] = []
 
         def branches(path: LinePath, actions: list[Action], start: int
@@ -288,7 +290,7 @@ class Replay:
                 for v, line in enumerate(actions[i].variations):
                     yield (*path, (i, v)), actions[:i] + line, i
 
-        stack = [branches((), self.hands[hand].actions, 0)]
+        stack = [branches((), self.hands[index_of_hand(self, hand)].actions, 0)]
         while stack:  # a stack of generators: depth first, as a recursion would go
             found = next(stack[-1], None)
             if found is None:
@@ -300,7 +302,8 @@ class Replay:
 
     def add_variation(self, hand: int, path: LinePath, index: int,
                       actions: Sequence[Action]) -> LinePath:
-        """Store ``actions`` as an alternative to action ``index`` of a line; returns its path.
+        """Store ``actions`` as an alternative to action ``index`` (0-based) of a line of hand
+        ``hand`` (counted from 1); returns its path.
 
         An identical variation already stored there is not stored twice; its path is returned.
         """
@@ -401,14 +404,18 @@ class Replay:
                     file: str | None = None, base: str = "", first_step: int = 1
                     ) -> Iterator[State]:
         """Apply ``actions`` to ``state``, yielding the state after each one; each action is
-        checked (its seat too) as :func:`load` checks it. ``hand`` is 0-based; ``base`` is
+        checked (its seat too) as :func:`load` checks it. ``hand`` counts from 1; ``base`` is
         the JSON path of the action list and ``first_step`` the step number of its first
         action, for error messages."""
+        return self._replay_line(state, index_of_hand(self, hand), list(actions), file, base,
+                                 first_step)  # the hand is checked now, not at the first step
+
+    def _replay_line(self, state: State, index: int, line: list[Action], file: str | None,
+                     base: str, first_step: int) -> Iterator[State]:
         from .loader import play_line
 
-        line = list(actions)
         for k in range(len(line)):
-            play_line(self, state, hand, line, file, base, first_step, start=k, stop=k + 1)
+            play_line(self, state, index, line, file, base, first_step, start=k, stop=k + 1)
             yield state
 
     def validate(self, file: str | None = None, *, lenient: bool = False) -> State:

@@ -72,7 +72,7 @@ def build() -> Replay:
             notes.append(f"{SEATS[seat]} could play but draws: nobody is forced to play.")
             if variation is None:
                 alt = state.action_text(could_play[0])
-                variation = (len(table.replay.hands) - 1, len(record.actions) - 1,
+                variation = (len(table.replay.hands), len(record.actions) - 1,
                              Action(SEATS[seat], alt,
                                     note=f"{SEATS[seat]} could have played instead."))
         if record.scores is None and after["turnovers"] > before["turnovers"]:

@@ -158,7 +158,7 @@ def _add_variations(replay: Replay, seed: int) -> None:
     bot = make_bot("random", replay.game, seed=seed)
     path: tuple[tuple[int, int], ...] = ()
     for _ in range(3):
-        line = replay.line(0, path)
+        line = replay.line(1, path)
         if len(line) < 3:
             return
         index = rng.randrange(len(line) // 2, len(line))
@@ -178,7 +178,7 @@ def _add_variations(replay: Replay, seed: int) -> None:
             move = bot(state, seat)
             actions.append(Action(replay.seats[seat], state.action_text(move)))
             state.apply(move)
-        path = replay.add_variation(0, path, index, actions)
+        path = replay.add_variation(1, path, index, actions)
 
 
 def _chain(replay: Replay, depth: int, seed: int) -> None:
@@ -188,7 +188,7 @@ def _chain(replay: Replay, depth: int, seed: int) -> None:
     path: tuple[tuple[int, int], ...] = ()
     index = 2
     for _ in range(depth):
-        line = replay.line(0, path)
+        line = replay.line(1, path)
         if index >= len(line):
             return
         state = replay.new_state()
@@ -209,7 +209,7 @@ def _chain(replay: Replay, depth: int, seed: int) -> None:
             follow = legal[rng.randrange(len(legal))]
             actions.append(Action(replay.seats[state.to_act()], state.action_text(follow)))
             state.apply(follow)
-        path = replay.add_variation(0, path, index, actions)
+        path = replay.add_variation(1, path, index, actions)
         index += 1
 
 

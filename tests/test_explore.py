@@ -33,7 +33,7 @@ def test_branch_where_brad_took_the_hat(review):
     b = explore.branch(review, hand=1, index=BRAD_TRUMPS, action="play black12", seed=1)
     assert b.path == ((BRAD_TRUMPS, 0),) and b.parent == () and b.index == BRAD_TRUMPS
     assert b.actions[0] == Action("Brad", "play black12")
-    line = review.line(0, b.path)
+    line = review.line(1, b.path)
     assert [a.act for a in line[:BRAD_TRUMPS]] == main[:BRAD_TRUMPS]
     assert len(line) == len(main)  # bots played the hand to its end: every card
     assert [a.act for a in review.hands[0].actions] == main  # the main line is untouched
@@ -53,8 +53,8 @@ def test_a_variation_is_saved_and_loaded(review, tmp_path):
     path = tmp_path / "with-variation.json"
     review.save(path)
     again = cardlab.load(path)
-    assert again.variation_paths(0) == [b.path]
-    assert again.line(0, b.path) == review.line(0, b.path)
+    assert again.variation_paths(1) == [b.path]
+    assert again.line(1, b.path) == review.line(1, b.path)
     cursor = Cursor(again, hand=1, path=b.path)
     assert cursor.goto(BRAD_TRUMPS + 1).position["action"] == {"seat": "Brad",
                                                                 "act": "play black12"}
@@ -74,7 +74,7 @@ def test_an_illegal_action_is_refused_with_the_rules_reason(review):
     assert err.value.seat == "Remo" and err.value.hand == 1
     with pytest.raises(cardlab.IllegalActionError, match="does not hold"):
         explore.branch(review, 1, BRAD_TRUMPS, "play blue15")
-    assert not review.variation_paths(0)
+    assert not review.variation_paths(1)
 
 
 def test_what_the_line_already_plays_is_not_a_variation(review):
@@ -95,13 +95,13 @@ def test_a_variation_of_a_variation(review):
     b = explore.branch(review, 2, 0, "hat -10", seed=3)
     assert b.actions[0].seat == "Tone"
     state = explore.line_state(review, 2, b.path, 1)
-    played = review.line(1, b.path)[1].act
+    played = review.line(2, b.path)[1].act
     other = next(t for t in state.legal_texts() if t != played)
     c = explore.branch(review, 2, 1, other, path=b.path, seed=4)
     assert c.path == (*b.path, (1, 0)) and c.parent == b.path
-    assert [a.act for a in review.line(1, c.path)[:2]] == ["hat -10", other]
+    assert [a.act for a in review.line(2, c.path)[:2]] == ["hat -10", other]
     assert c.parent_scores == b.scores
-    assert set(review.variation_paths(1)) == {b.path, c.path}
+    assert set(review.variation_paths(2)) == {b.path, c.path}
     again = explore.compare(review, 2, c.path)
     assert again.scores == c.scores and again.parent_scores == c.parent_scores
     review.validate()
@@ -151,7 +151,7 @@ def test_hands_count_from_1_everywhere(review):
     assert b.hand == 1
     cursor = Cursor(review, hand=b.hand, path=b.path)
     assert cursor.step.hand == 1 and list(cursor.hands) == [1]
-    assert cursor.last().position["action"]["act"] == review.line(0, b.path)[-1].act
+    assert cursor.last().position["action"]["act"] == review.line(1, b.path)[-1].act
     assert explore.compare(review, b.hand, b.path).scores == b.scores
     # hand 2's first action is Tone's hat choice (Tone deals hand 2)
     assert explore.line_state(review, 2, (), 1).snapshot()["hat"]["value"] == 10

@@ -150,9 +150,9 @@ def test_a_chain_of_variations_330_deep_loads_copies_validates_saves_and_shows(t
     twin = again.copy()
     assert twin == again and twin.hands[0] is not again.hands[0]
     twin.validate()
-    assert len(again.variation_paths(0)) == 330
-    assert again.variation_paths(0)[-1] == ((0, 0),) * 330
-    assert again.line(0, ((0, 0),) * 330)[0].note == "level 330"
+    assert len(again.variation_paths(1)) == 330
+    assert again.variation_paths(1)[-1] == ((0, 0),) * 330
+    assert again.line(1, ((0, 0),) * 330)[0].note == "level 330"
     assert cardlab.loads(again.to_json()).to_json() == replay.to_json()  # (dict == recurses)
     assert "Final:" in cardlab.text.render(again)
     assert repr(again.hands[0].actions[0]).endswith("variations=[1 line])")
@@ -462,7 +462,7 @@ def test_replay_line_checks_each_action_at_its_own_path():
     state = review.new_state()
     state.apply_chance(review.hands[0].deal)
     line = [*review.hands[0].actions[:3], Action("Tone", "play purple1")]
-    steps = review.replay_line(state, 0, line, "f.json", "$.line")
+    steps = review.replay_line(state, 1, line, "f.json", "$.line")
     assert [next(steps) is state for _ in range(3)] == [True] * 3
     with pytest.raises(cardlab.ReplayError) as caught:
         next(steps)

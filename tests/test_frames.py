@@ -305,7 +305,7 @@ def test_frames_replay_each_action_once(name, long_games, monkeypatch):
         FRAME_FUNCTIONS[name](replay, hand, line)
         actions = sum(len(h.actions) for h in replay.hands)
         if line:
-            actions += len(replay.line(0, line))
+            actions += len(replay.line(1, line))
         steps = actions + len(replay.hands)
         where = f"{name} on {replay.game} ({actions} actions), path {line}"
         assert actions >= 400, where

@@ -193,7 +193,7 @@ def is_card(game: str, value: Any) -> bool:
 
 
 def _lines(replay: cardlab.Replay, h: int) -> list[tuple]:
-    return [(), *replay.variation_paths(h)]
+    return [(), *replay.variation_paths(h + 1)]
 
 
 def _location(h: int, path: tuple, k: int) -> tuple[tuple[Any, ...], int]:
@@ -257,7 +257,7 @@ def tamper(ch: DataChooser, base: fuzzing.Base
     # a card not held, or a wrong seat, at one action of one line
     lines = _lines(replay, h)
     path = lines[ch.below(len(lines))]
-    line = replay.line(h, path)
+    line = replay.line(h + 1, path)
     start = path[-1][0] if path else 0
     if len(line) <= start:
         return None

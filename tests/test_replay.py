@@ -202,13 +202,13 @@ def test_variations_branch_off_any_action_and_are_validated(tmp_path):
         state.act(action.act)
     alternative = next(a for a in state.legal_texts() if a != main[index].act)
     line = [Action(main[index].seat, alternative, note="what if?")]
-    path = replay.add_variation(0, (), index, line)
+    path = replay.add_variation(1, (), index, line)
     assert path == ((index, 0),)
-    assert replay.line(0, path)[index].act == alternative
-    assert replay.variation_paths(0) == [path]
-    assert replay.add_variation(0, (), index, line) == path  # stored once
+    assert replay.line(1, path)[index].act == alternative
+    assert replay.variation_paths(1) == [path]
+    assert replay.add_variation(1, (), index, line) == path  # stored once
     again = load_dict(replay.to_dict(), tmp_path)
-    assert again.line(0, path)[index].note == "what if?"
+    assert again.line(1, path)[index].note == "what if?"
     data = replay.to_dict()
     data["hands"][0]["actions"][index]["variations"][0][0]["act"] = "play purple1"
     expect_error(data, tmp_path, f"$.hands[0].actions[{index}].variations[0][0].act")

@@ -93,7 +93,7 @@ def _add_variation(replay: cardlab.Replay) -> None:
             break
         legal = state.legal_actions()
         move = legal[rng.randrange(len(legal))]
-    replay.add_variation(0, (), index, actions)
+    replay.add_variation(1, (), index, actions)
 
 
 GAMES = sorted(cardlab.list_games())
@@ -156,7 +156,7 @@ def test_the_hostile_replay_is_valid_and_keeps_its_strings(hostile):
     assert hostile.seats == SEATS
     assert hostile.meta["title"] == TITLE
     assert hostile.hands[0].note == {"en": note(0, "en"), "no": note(0, "no")}
-    assert hostile.variation_paths(0)
+    assert hostile.variation_paths(1)
     text = cardlab.text.render(hostile)
     assert TITLE in text and SEATS[0] in text
 
@@ -176,7 +176,7 @@ def test_every_frame_shows_the_files_text_as_text(hostile):
         shown = [n for n in steps["note"].dropna().tolist()[:5]]
         assert shown and all("<script>" in n for n in shown)
         assert_inert(notebook_html(steps), TABLE_TAGS, SEATS[:1] + shown)
-    variation = hostile.variation_paths(0)[0]
+    variation = hostile.variation_paths(1)[0]
     steps = frames.steps(hostile, hand=1, path=variation, lang="en")
     assert_inert(notebook_html(steps), TABLE_TAGS, [note(900, "variation")])
     for make in (frames.score_sheet, frames.hand_results, frames.plays, frames.tricks,

@@ -229,7 +229,7 @@ def _lines_of(replay):
     """(line index, hand (from 1) or None, path) in the movie's order."""
     out = [(0, None, ())]
     for h in range(len(replay.hands)):
-        for path in replay.variation_paths(h):
+        for path in replay.variation_paths(h + 1):
             out.append((len(out), h + 1, path))
     return out
 
@@ -247,7 +247,7 @@ def _states(replay, hand, path):
     else:
         state = line_state(replay, hand, path, 0)
         yield state.clone()
-        for action in replay.line(hand - 1, path):
+        for action in replay.line(hand, path):
             state.act(action.act)
             yield state.clone()
 
@@ -409,7 +409,7 @@ def test_bad_seat_language_and_steps_list_the_choices(review):
         viewer.set_lang("fr")
     with pytest.raises(CardlabError, match="hand 1 has no trick 9"):
         viewer.goto_trick(1, 9)
-    with pytest.raises(CardlabError, match="this line has no hand 3; it has 1, 2"):
+    with pytest.raises(CardlabError, match="hands count from 1: .*hands 1 to 2, not 3"):
         viewer.goto_hand(3)
     with pytest.raises(CardlabError, match="hand 1 has steps 0 to 25"):
         viewer.goto_action(1, 26)

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import frames
 from ..frames import HandResult, hand_results_list, require
-from ..replay import LinePath, Replay, hand_index
+from ..replay import LinePath, Replay, index_of_hand
 
 # Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars.
 SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#111",
@@ -83,7 +83,7 @@ def _series(replay: Replay, hand: int | None, path: LinePath,
     if results is None:
         results = hand_results_list(replay, hand, path)
     elif hand is not None:
-        hand_index(replay, hand)  # refused as hand_results_list would refuse it
+        index_of_hand(replay, hand)  # refused as hand_results_list would refuse it
     for res in results:
         if not res.ended:
             continue

@@ -328,7 +328,7 @@ def _public(ctx: Context, state: State, pos: dict[str, Any], shown_act: tuple[in
 def _lines(replay: Replay) -> list[tuple[int | None, LinePath]]:
     out: list[tuple[int | None, LinePath]] = [(None, ())]
     for h in range(len(replay.hands)):
-        out.extend((h, path) for path in replay.variation_paths(h))
+        out.extend((h, path) for path in replay.variation_paths(h + 1))
     return out
 
 
@@ -394,7 +394,7 @@ def build_views(replay: Replay, seats: Iterable[int | None],
     branches: dict[tuple[int, LinePath, int], list[tuple[int, Action, int]]] = {}
     for lid, (hand, path) in enumerate(lines[1:], 1):
         assert hand is not None
-        actions = replay.line(hand, path)
+        actions = replay.line(hand + 1, path)
         at = path[-1][0]
         branches.setdefault((hand, path[:-1], at), []).append((lid, actions[at], len(actions)))
     relative = relative and None in seat_list
@@ -430,7 +430,7 @@ def build_views(replay: Replay, seats: Iterable[int | None],
         start, at_deal = deal_states[hand]
         own = {at: ids for (hh, p, at), ids in branches.items() if hh == hand and p == path}
         views = make_views()
-        _walk(ctx, start.clone(), _Line(hand, replay.line(hand, path), 0, own), views, at_deal)
+        _walk(ctx, start.clone(), _Line(hand, replay.line(hand + 1, path), 0, own), views, at_deal)
         for view in views:
             labels.update({(view.seat, i): text for i, text in view.labels.items()})
             out[_key(replay, view.seat)].append(

@@ -35,7 +35,7 @@ from .. import explore as _explore
 from ..cursor import Cursor
 from ..errors import CardlabError
 from ..frames import require
-from ..replay import LinePath, Replay
+from ..replay import LinePath, Replay, index_of_hand
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
@@ -189,6 +189,7 @@ class ReplayViewer:
         return self.goto(self._top())
 
     def _hand_step(self, hand: int) -> int:
+        index_of_hand(self.replay, hand)  # hands count from 1: 0 or past the end is refused
         hands = self._line_data()["hands"]
         for entry in hands:
             if entry["i"] == hand:
@@ -202,6 +203,7 @@ class ReplayViewer:
 
     def goto_trick(self, hand: int, trick: int) -> ReplayViewer:
         """Jump to the first card of trick ``trick`` of hand ``hand`` (both counted from 1)."""
+        index_of_hand(self.replay, hand)
         for h, t, step in self._line_data()["tricks"]:
             if (h, t) == (hand, trick):
                 return self.goto(step)
@@ -238,6 +240,7 @@ class ReplayViewer:
         branches off; the main line keeps the hand."""
         lines = self.widget.movie["lines"]
         if hand is not None:
+            index_of_hand(self.replay, hand)
             wanted = {"hand": hand, "path": [list(p) for p in path]}
             matches = [i for i, entry in enumerate(lines) if entry == wanted]
             if not path:

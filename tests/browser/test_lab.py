@@ -312,5 +312,5 @@ def test_try_a_what_if_from_the_browser(lab_page: LabPage) -> None:
     path = lab_page.saved.with_name(f"kernel-replay-{lab_page.theme}-tried.json")
     harness.kernel_exec(page, f"replay.save({str(path)!r})")
     replay = cardlab.load(path)
-    tried = [replay.line(0, p) for p in replay.variation_paths(0)]
+    tried = [replay.line(1, p) for p in replay.variation_paths(1)]
     assert any(line[20].act == "play red2" and line[20].seat == "Tone" for line in tried)
