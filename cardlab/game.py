@@ -21,7 +21,7 @@ them, players act.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from .cards import Deck
@@ -237,8 +237,36 @@ class State:
         raise NotImplementedError
 
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
-        """The whole position as JSON-able data; with ``seat``, only what that seat sees."""
+        """The whole position as JSON-able data; with ``seat``, only what that seat sees.
+
+        Games build it as the public keys plus :meth:`seat_fields`, the keys whose values
+        depend on who looks (hands, legal actions, hidden values).
+        """
         raise NotImplementedError
+
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """The keys of :meth:`snapshot` that depend on the seat looking, as that seat sees
+        them. A game that has them lets :meth:`snapshots` compute the rest once."""
+        raise NotImplementedError
+
+    def snapshots(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """``[self.snapshot(seat) for seat in seats]``, with the public part computed once
+        and shared between the positions (treat them as read-only).
+
+        >>> import cardlab
+        >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
+        >>> [len(p["hands"][0] or []) for p in state.snapshots([None, 0, 1])]
+        [10, 10, 0]
+        """
+        if not seats:
+            return []
+        first = self.snapshot(seats[0])
+        out = [first]
+        for seat in seats[1:]:
+            pos = dict(first)
+            pos.update(self.seat_fields(seat))
+            out.append(pos)
+        return out
 
     # -- what a seat may see (used by cardlab.seatview; not on the playout path) ------------
     def redact_action(self, actor: int, text: str, seat: int) -> str:

@@ -72,6 +72,13 @@ def seat_position(state: State, seat: int | None) -> dict[str, Any]:
     return state.snapshot(seat)
 
 
+def seat_positions(state: State, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``[seat_position(state, seat) for seat in seats]``, computing the public part of the
+    position once (``state.snapshots``): the positions share it, so treat them as read-only.
+    """
+    return state.snapshots(seats)
+
+
 def hidden_from(state: State, seat: int) -> HiddenInfo:
     """What ``seat`` cannot see in ``state`` (computed from the whole state, for tests and
     for checking a seat's data): the card codes and the hidden action texts."""

@@ -73,6 +73,11 @@ def play_checked(game: str, options: dict, seed: int, oracle) -> cardlab.Replay:
             table.apply(action)
             if len(table.replay.hands) == hands_before:
                 assert twin.snapshot() == table.state.snapshot()
+            # Every view at once shares the public part; each equals that seat's own view,
+            # and nothing of one view is written into another's.
+            views = [None, *range(table.replay.rules.players)]
+            shared = table.state.snapshots(views)
+            assert shared == [table.state.snapshot(v) for v in views], f"seed {seed}"
         else:
             table.apply(action)
     replay = table.replay

@@ -591,21 +591,32 @@ class BobsHatState(TrickTaking):
                     if flags and s != seat]
         return out
 
-    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
-        """The position; with ``seat``, other hands are hidden and so are secret bids and a
-        hidden hat value (when that seat could not know them yet)."""
-        n = self.rules.players
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """Other hands are hidden from ``seat``, and so are secret bids and a hidden hat value
+        (while that seat cannot know them yet), and the legal actions of another seat."""
         bids_visible = not self._bids_secret()
         bids: list[list[str] | None] = []
-        for s in range(n):
-            flags = self.bids[s]
+        for s, flags in enumerate(self.bids):
             shown = flags and (seat is None or seat == s or bids_visible)
             bids.append(bid_text(flags).split(",") if shown else None)
         holder = self.hat_holder()
-        taken = self.taken()
         hat_known = seat is None or not self._hat_hidden_from(seat, holder)
         to_act = self.to_act()
         return {
+            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
+            else [],
+            "hat": {"value": self.hat_value if (self.hat_value and hat_known) else None,
+                    "chosen": bool(self.hat_value),
+                    "holder": None if holder < 0 else holder},
+            "hands": self.hands_snapshot(seat),
+            "bids": bids,
+        }
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The position; with ``seat``, only what that seat may see (:meth:`seat_fields`)."""
+        taken = self.taken()
+        to_act = self.to_act()
+        pos: dict[str, Any] = {
             "game": self.rules.name,
             "phase": self.phase,
             "hand": self.hand_no,
@@ -614,15 +625,12 @@ class BobsHatState(TrickTaking):
             "hand_size": self.size,
             "dealer": self.dealer,
             "to_act": None if to_act < 0 else to_act,
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
+            "legal": None,  # this and the other seat fields: filled in below, in this order
             "trump": None if self.trump < 0 else SUITS[self.trump],
-            "hat": {"value": self.hat_value if (self.hat_value and hat_known) else None,
-                    "chosen": bool(self.hat_value),
-                    "holder": None if holder < 0 else holder},
-            "hands": self.hands_snapshot(seat),
+            "hat": None,
+            "hands": None,
             "hand_counts": self.hand_counts(),
-            "bids": bids,
+            "bids": None,
             "trick": self.current_trick_snapshot(),
             "tricks": self.tricks_snapshot(),
             "taken": [dict(zip(SUITS, t, strict=True)) for t in taken],
@@ -635,6 +643,8 @@ class BobsHatState(TrickTaking):
             "sheet": [r[:] for r in self.sheet],
             "totals": self.totals(),
         }
+        pos.update(self.seat_fields(seat))
+        return pos
 
 
 def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], size: int,

@@ -541,13 +541,23 @@ class TedsGameState(TrickTaking):
         other.sheet = [row[:] for row in self.sheet]
         other.row = self.row[:]
 
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """The other players' hands are hidden from ``seat``, and so are another seat's
+        legal actions."""
+        to_act = self.to_act()
+        return {
+            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
+            else [],
+            "hands": self.hands_snapshot(seat),
+        }
+
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
-        """The position; with ``seat``, the other players' hands are hidden."""
+        """The position; with ``seat``, only what that seat may see (:meth:`seat_fields`)."""
         codes = DECK.codes
         to_act = self.to_act()
         changer = self.change_seat()
         forbidden = self.forbidden_bid()
-        return {
+        pos: dict[str, Any] = {
             "game": self.rules.name,
             "phase": self.phase,
             "hand": self.hand_no,
@@ -559,13 +569,12 @@ class TedsGameState(TrickTaking):
             "draw": [[None if c < 0 else codes[c] for c in row] for row in self.draws],
             "dealer": None if self.dealer < 0 else self.dealer,
             "to_act": None if to_act < 0 else to_act,
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
+            "legal": None,  # this and "hands": the seat fields, filled in below
             "may_change": None if changer < 0 else {"seat": changer,
                                                      "bid": self.bids[changer]},
             "turned": None if self.turned < 0 else codes[self.turned],
             "trump": None if self.trump < 0 else SUITS[self.trump],
-            "hands": self.hands_snapshot(seat),
+            "hands": None,
             "hand_counts": self.hand_counts(),
             "bids": [None if b < 0 else b for b in self.bids],
             "bid_total": self.bid_total,
@@ -581,6 +590,8 @@ class TedsGameState(TrickTaking):
             "sheet": [r[:] for r in self.sheet],
             "totals": self.totals(),
         }
+        pos.update(self.seat_fields(seat))
+        return pos
 
 
 def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:

@@ -9,8 +9,9 @@ points up to this step. Every text a person reads is written here, in Python; th
 only lays it out.
 
 What a seat may see comes from :mod:`cardlab.seatview`: a seat's frame at step *s* is made
-from ``seat_position(state, seat)`` and its action texts from ``visible_action``, so it holds
-nothing hidden from that seat at *s*. A move's text may read differently later (the hat's
+from its position in ``seat_positions(state, seats)`` (every view at once, the public part
+computed once) and its action texts from ``visible_action``, so it holds nothing hidden from
+that seat at *s*. A move's text may read differently later (the hat's
 value once found): a move gives ``[[from_step, text], ...]`` then.
 
 Frames are sent as deltas: frame 0 whole, every later frame only the keys that changed
@@ -37,7 +38,7 @@ from ..errors import CardlabError
 from ..frames import note_languages
 from ..game import State
 from ..replay import Action, LinePath, Replay
-from ..seatview import seat_position, visible_action, visible_note, visible_variations
+from ..seatview import seat_positions, visible_action, visible_note, visible_variations
 from .texts import (
     BADGES,
     RING,
@@ -186,8 +187,9 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
         note = record.note if k == 0 else actions[k - 1].note
         key: tuple[int, int] | None = None
         shared: list[Any] = []
+        positions = seat_positions(state, [view.seat for view in views])
         for vi, view in enumerate(views):
-            pos = seat_position(state, view.seat)
+            pos = positions[vi]
             if vi == 0:  # where the trick stands is the same in every view
                 key = trick_key(pos)
             completed = key is not None and prev_key is not None and key[0] > prev_key[0]

@@ -714,6 +714,17 @@ class WhotState(State):
                 hidden.extend(c for c in self.hands[s] + self.whots[s] if (s, c) not in shown)
         return hidden
 
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """The other hands are hidden from ``seat`` (``None``), and so are another seat's
+        legal actions."""
+        to_act = self.to_act()
+        return {
+            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
+            else [],
+            "hands": [[CODES[c] for c in self.held(s)] if seat is None or seat == s else None
+                      for s in range(self.n)],
+        }
+
     def snapshot(self, seat: int | None = None) -> dict[str, Any]:
         """The position; with ``seat``, the other hands are hidden (``None``), and so are the
         stock's cards and order (only its size is shown)."""
@@ -722,7 +733,7 @@ class WhotState(State):
         pending = {"cards": self.pending,
                    "card": "pick-two" if self.pending_effect == PICK_TWO else "pick-three"} \
             if self.pending else None
-        return {
+        pos: dict[str, Any] = {
             "game": self.rules.name,
             "phase": self.phase,
             "hand": self.game_no,
@@ -731,10 +742,8 @@ class WhotState(State):
             "first_dealer": None if self.first_dealer < 0 else self.first_dealer,
             "leader": None if self.dealer < 0 else (self.dealer + 1) % self.n,
             "to_act": None if to_act < 0 else to_act,
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
-            "hands": [[CODES[c] for c in self.held(s)] if seat is None or seat == s else None
-                      for s in range(self.n)],
+            "legal": None,  # this and "hands": the seat fields, filled in below
+            "hands": None,
             "hand_counts": [len(h) + len(w) for h, w in zip(self.hands, self.whots,
                                                              strict=True)],
             "call_card": CODES[top] if top >= 0 else None,
@@ -761,3 +770,5 @@ class WhotState(State):
             "rubber_winners": self.rubber_winners(),
             "cuts": [[None if c is None else CODES[c] for c in row] for row in self.cuts],
         }
+        pos.update(self.seat_fields(seat))
+        return pos
