@@ -15,7 +15,8 @@ from .errors import (
 )
 from .game import get_game, list_games
 from .limits import DEFAULT_LIMITS, Limits
-from .replay import Replay, Table, load, loads, new_game
+from .replay import Replay, load, loads
+from .table import Table, new_game
 
 _EXAMPLES = "examples"  # the example replays, shipped in the package (cardlab/examples/)
 

@@ -25,7 +25,8 @@ from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
 from .limits import Limits
-from .replay import Action, Replay, load, new_game
+from .replay import Action, Replay, load
+from .table import new_game
 from .text import render_steps
 
 STDOUT = "standard output"

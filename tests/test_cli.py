@@ -99,7 +99,7 @@ def test_a_bad_out_is_refused_before_the_game_is_played(tmp_path, monkeypatch):
     import cardlab.replay
 
     played = []
-    monkeypatch.setattr(cardlab.replay.Table, "play", lambda self, bots: played.append(1))
+    monkeypatch.setattr(cardlab.table.Table, "play", lambda self, bots: played.append(1))
     with pytest.raises(SystemExit) as code:
         main(["play", "bobs-hat", "--out", str(tmp_path / "missing" / "x.json")])
     assert code.value.code == 2 and played == []
