@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     page.add_argument("file")
     page.add_argument("--seat", help="the page holds only what this seat could see")
     page.add_argument("--lang", help="language of the notes shown first")
-    page.add_argument("-o", "--out", help="where to write the page (default: FILE with .html)")
+    page.add_argument("-o", "--out", help="where to write the page (default: the replay's "
+                                          "name with .html, in the current folder)")
     for reader in (show, validate, page):
         reader.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                             help="raise (or lower) a limit of what the file may hold; the "
@@ -185,7 +186,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         from .view.page import write_page  # the view layer, only for this command
 
         replay = _load(args)
-        out = args.out or os.path.splitext(args.file)[0] + ".html"
+        # Not beside the replay: that may be a folder of examples, or one the user can't write.
+        default = os.path.splitext(os.path.basename(args.file))[0] + ".html"
+        out = default if args.out is None else args.out
         check_target(out)
         write_page(replay, out, seat=_seat(replay, args.file, args.seat),
                    lang=_lang(replay, args.file, args.lang) if args.lang else None)

@@ -114,3 +114,24 @@ def test_a_limit_lowered_refuses_and_raised_again_accepts():
     assert "valid Where's Bob's Hat? replay, 2 hands" in accepted.stdout
     shown = cli("show", review, "--limit", "max_hands=2")
     assert shown.returncode == 0 and "Totals: Tone -15" in shown.stdout
+
+
+def test_html_without_out_writes_into_the_current_folder(tmp_path, monkeypatch, capsys):
+    examples = ROOT / "cardlab" / "examples"
+    before = sorted(p.name for p in examples.iterdir())
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as code:
+        main(["html", str(ROOT / "replays" / "norwegian-review.json")])
+    assert code.value.code == 0
+    page = tmp_path / "norwegian-review.html"
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert capsys.readouterr().out == f"wrote {page.name}\n"
+    assert sorted(p.name for p in examples.iterdir()) == before  # nothing beside the replay
+
+
+def test_html_with_an_empty_out_is_refused(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "cardlab", "html",
+                           str(ROOT / "replays" / "norwegian-review.json"), "-o", ""],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []
