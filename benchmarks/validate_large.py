@@ -18,8 +18,10 @@ Each command runs in a fresh child process; its wall time and its peak RSS (the 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -29,7 +31,7 @@ import cardlab
 from cardlab.games.whot import DRAW, WhotState
 
 GAMES = 10  # a long rubber
-TARGETS = {"validate": (5.0, 300.0), "show": (10.0, None)}
+TARGETS = {"validate": (5.0, 300.0), "show": (10.0, None), "show --seat": (10.0, None)}
 
 
 class Stubborn:
@@ -61,10 +63,23 @@ def make(path: Path, actions: int) -> None:
     table.save(path)
 
 
+def _first_seat(path: Path) -> str:
+    """The first seat's name, read from the file's head (loading it all would cost seconds)."""
+    with path.open(encoding="utf-8") as fh:
+        head = fh.read(4096)
+    match = re.search(r'"seats":\s*\[\s*("(?:[^"\\]|\\.)*")', head)
+    if match is None:
+        raise SystemExit(f"{path}: no seats in its first 4 KB")
+    return str(json.loads(match.group(1)))
+
+
 def measure(command: str, path: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of ``cardlab COMMAND FILE`` in a fresh child process."""
+    """Wall seconds and peak RSS (MB) of ``cardlab COMMAND FILE`` in a fresh child process
+    (``show --seat`` shows the first seat's view)."""
+    name, _, flag = command.partition(" ")
+    extra = [flag, _first_seat(path)] if flag else []
     code = ("import resource, sys\nfrom cardlab.cli import main\n"
-            f"sys.argv = ['cardlab', {command!r}, {str(path)!r}]\n"
+            f"sys.argv = ['cardlab', {name!r}, {str(path)!r}, *{extra!r}]\n"
             "try:\n    main()\nfinally:\n"
             "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "    sys.stderr.write(f'\\nmaxrss {peak}\\n')\n")
