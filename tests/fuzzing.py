@@ -458,7 +458,8 @@ def _legacy(ch: Chooser, doc: Any) -> tuple[Any, str]:
         if kind == 0:
             rest = {k: v for k, v in options.items() if k != key}
             return {**doc, "options": rest}, f"option {key} left out"
-        text = pick(ch, [str(value), f" {value} ", json.dumps(value),
+        # emit, not json.dumps: an earlier mutation may have left a Raw or DupKeys value here
+        text = pick(ch, [str(value), f" {value} ", emit(value),
                          {True: "yes", False: "no"}.get(value, str(value)) if
                          isinstance(value, bool) else str(value).upper()])
         return {**doc, "options": {**options, key: text}}, f"option {key} as {text!r}"
