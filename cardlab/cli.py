@@ -137,9 +137,10 @@ def _lang(replay: Replay, file: str, lang: str | None) -> str:
 def _seat(replay: Replay, file: str, seat: str | None) -> int | None:
     if seat is None:
         return None
-    if seat not in replay.seats:
-        raise OptionError(f"{file}: no seat {seat!r}; the seats are {', '.join(replay.seats)}")
-    return replay.seats.index(seat)
+    try:
+        return replay.seat_index(seat)
+    except OptionError as err:
+        raise OptionError(f"{file}: {err}") from None
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -304,6 +304,12 @@ class State:
     def legal_texts(self) -> list[str]:
         return [self.action_text(a) for a in self.legal_actions()]
 
+    def legal_texts_for(self, seat: int | None) -> list[str]:
+        """The legal actions as ``seat`` may see them: all of them for everyone's view
+        (``None``) or for the seat to act, none for another seat (they would show its cards)."""
+        to_act = self.to_act()
+        return self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act) else []
+
     def act(self, text: str) -> None:
         """Apply an action given as readable text. Text that names no action of the game
         raises :class:`~cardlab.errors.ActionTextError` naming the hand and the seat to act."""

@@ -21,7 +21,7 @@ from .errors import CardlabError, IllegalActionError, ReplayError, brief
 from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, Limits, exceeded
 from .seats import seat_name_problem
-from .strictjson import DUPLICATE, PairsHook, mark_duplicate
+from .strictjson import DUPLICATE, PairsHook, checked_dict
 
 if TYPE_CHECKING:
     from .replay import Action, Hand, Replay
@@ -55,11 +55,7 @@ def action_pairs(flags: dict[str, bool]) -> PairsHook:
             (k1, seat), (k2, act) = pairs
             if k1 == "seat" and k2 == "act" and type(seat) is str and type(act) is str and act:
                 return action_class(share(seat, seat), share(act, act))
-        out = dict(pairs)
-        if len(out) != len(pairs):
-            mark_duplicate(out, pairs)
-            flags["bad"] = True
-        return out
+        return checked_dict(pairs, flags)
 
     return hook
 

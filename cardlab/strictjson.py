@@ -77,26 +77,26 @@ def _int(text: str) -> int | Bad:
 PairsHook = Callable[[list[tuple[str, Any]]], Any]
 
 
-def mark_duplicate(out: dict[Any, Any], pairs: list[tuple[str, Any]]) -> None:
-    """Mark ``out`` (made from ``pairs``, and shorter) with the first key given twice."""
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            out[DUPLICATE] = key
-            return
-        seen.add(key)
+def checked_dict(pairs: list[tuple[str, Any]], flags: dict[str, bool]) -> dict[Any, Any]:
+    """The dict of one JSON object's ``pairs``; a key given twice is marked in it (under
+    ``DUPLICATE``) and flagged (``flags["bad"] = True``) for :func:`parse` to report."""
+    out: dict[Any, Any] = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                out[DUPLICATE] = key
+                break
+            seen.add(key)
+        flags["bad"] = True
+    return out
 
 
 def plain_pairs(flags: dict[str, bool]) -> PairsHook:
-    """The default ``object_pairs_hook`` maker: dicts; a key given twice is marked and
-    flagged (``flags["bad"] = True``) for :func:`parse` to report."""
+    """The default ``object_pairs_hook`` maker: dicts, through :func:`checked_dict`."""
 
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out = dict(pairs)
-        if len(out) != len(pairs):
-            mark_duplicate(out, pairs)
-            flags["bad"] = True
-        return out
+    def hook(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
+        return checked_dict(pairs, flags)
 
     return hook
 

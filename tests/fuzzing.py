@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import cardlab
 from cardlab.bots import make_bot
+from cardlab.explore import line_state
 from cardlab.replay import Action, Replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,10 +163,7 @@ def _add_variations(replay: Replay, seed: int) -> None:
         if len(line) < 3:
             return
         index = rng.randrange(len(line) // 2, len(line))
-        state = replay.new_state()
-        state.apply_chance(replay.hands[0].deal)
-        for action in line[:index]:
-            state.act(action.act)
+        state = line_state(replay, 1, path, index)
         others = [a for a in state.legal_actions() if state.action_text(a) != line[index].act]
         if not others:
             continue
@@ -191,10 +189,7 @@ def _chain(replay: Replay, depth: int, seed: int) -> None:
         line = replay.line(1, path)
         if index >= len(line):
             return
-        state = replay.new_state()
-        state.apply_chance(replay.hands[0].deal)
-        for action in line[:index]:
-            state.act(action.act)
+        state = line_state(replay, 1, path, index)
         others = [a for a in state.legal_actions() if state.action_text(a) != line[index].act]
         if not others:
             index += 1

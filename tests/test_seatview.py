@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tablegames import table_mode_game
 
 import cardlab
 from cardlab import explore, seatview, text
@@ -145,27 +146,7 @@ def test_seeded_games_show_a_seat_nothing_hidden(game, options):
 
 
 def _table_mode_game(game: str, options: dict[str, Any], seed: int) -> cardlab.Replay:
-    """Bots, and now and then a card played against the rules as a table records it (a
-    renege, a Whot misplay shown and taken back), so the seat views meet those records."""
-    import random
-
-    table = cardlab.new_game(game, seed=seed, mode="table", **options)
-    rng = random.Random(seed)
-    bots = [make_bot("random", game, seed=seed * 10 + s)
-            for s in range(table.state.rules.players)]
-    for _ in range(20_000):
-        seat = table.state.to_act()
-        if seat < 0:
-            break
-        legal = table.state.legal_texts()
-        held = table.state.snapshot()["hands"][seat] or []
-        off = [f"play {c}" for c in held if f"play {c}" not in legal and "whot" not in c
-               and any(t.startswith("play ") for t in legal + ["play"])]
-        if off and table.state.snapshot()["phase"] == "play" and rng.random() < 0.04:
-            table.act(rng.choice(off))
-        else:
-            table.apply(bots[seat](table.state, seat))
-    return table.replay
+    return table_mode_game(game, options, seed, misplay_rate=0.04)
 
 
 @pytest.mark.parametrize("game,options,record", [

@@ -12,13 +12,13 @@ write the same lines at the same steps.
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tablegames import table_mode_game
 
 import cardlab
 from cardlab import cli, text
@@ -133,25 +133,7 @@ def _bot_game(game: str, options: dict[str, Any], seed: int) -> cardlab.Replay:
 
 @_cached
 def _table_mode_game(game: str, options: dict[str, Any], seed: int) -> cardlab.Replay:
-    """Bots, and now and then a card played against the rules as a table records it (a
-    renege, and in Bob's Hat the redeal it brings; a Whot misplay taken back)."""
-    table = cardlab.new_game(game, seed=seed, mode="table", **options)
-    rng = random.Random(seed)
-    bots = [make_bot("random", game, seed=seed * 10 + s)
-            for s in range(table.state.rules.players)]
-    for _ in range(20_000):
-        seat = table.state.to_act()
-        if seat < 0:
-            break
-        legal = table.state.legal_texts()
-        pos = table.state.snapshot()
-        off = [f"play {c}" for c in pos["hands"][seat] or [] if f"play {c}" not in legal
-               and "whot" not in c and any(t.startswith("play ") for t in legal)]
-        if off and pos["phase"] == "play" and rng.random() < 0.05:
-            table.act(rng.choice(off))
-        else:
-            table.apply(bots[seat](table.state, seat))
-    return table.replay
+    return table_mode_game(game, options, seed, misplay_rate=0.05)
 
 
 @_cached

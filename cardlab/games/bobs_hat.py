@@ -601,10 +601,8 @@ class BobsHatState(TrickTaking):
             bids.append(bid_text(flags).split(",") if shown else None)
         holder = self.hat_holder()
         hat_known = seat is None or not self._hat_hidden_from(seat, holder)
-        to_act = self.to_act()
         return {
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
+            "legal": self.legal_texts_for(seat),
             "hat": {"value": self.hat_value if (self.hat_value and hat_known) else None,
                     "chosen": bool(self.hat_value),
                     "holder": None if holder < 0 else holder},

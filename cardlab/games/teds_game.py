@@ -544,10 +544,8 @@ class TedsGameState(TrickTaking):
     def seat_fields(self, seat: int | None) -> dict[str, Any]:
         """The other players' hands are hidden from ``seat``, and so are another seat's
         legal actions."""
-        to_act = self.to_act()
         return {
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
+            "legal": self.legal_texts_for(seat),
             "hands": self.hands_snapshot(seat),
         }
 

@@ -717,10 +717,8 @@ class WhotState(State):
     def seat_fields(self, seat: int | None) -> dict[str, Any]:
         """The other hands are hidden from ``seat`` (``None``), and so are another seat's
         legal actions."""
-        to_act = self.to_act()
         return {
-            "legal": self.legal_texts() if to_act >= 0 and (seat is None or seat == to_act)
-            else [],
+            "legal": self.legal_texts_for(seat),
             "hands": [[CODES[c] for c in self.held(s)] if seat is None or seat == s else None
                       for s in range(self.n)],
         }
