@@ -13,6 +13,7 @@ as it is read), so loading a million actions needs no dict per action.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -27,12 +28,18 @@ if TYPE_CHECKING:
     from .replay import Action, Hand, Replay
 
 FORMAT = "cardlab-replay"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # 2 added the eval records of analysed actions (docs/replay-format.md)
+EVAL_VERSION = 2
 TOP_KEYS = ("format", "version", "game", "options", "seats", "seed", "meta", "setup", "hands",
             "totals")
 REQUIRED = ("format", "version", "game", "options", "seats", "seed", "hands")
 HAND_KEYS = ("deal", "note", "actions", "scores")
-ACTION_KEYS = ("seat", "act", "note", "variations")
+ACTION_KEYS = ("seat", "act", "note", "variations", "eval")
+EVAL_KEYS = ("seat", "rollouts", "seed", "bot", "values", "exact")
+EVAL_REQUIRED = ("seat", "rollouts", "seed", "bot", "values")
+# The rollout policies an eval record may name (cardlab.advisor.evaluate takes the same).
+EVAL_BOTS = ("random", "heuristic", "exact")
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]+)?")
 META_TEXT = ("title", "source", "description", "author", "date")
 
@@ -70,6 +77,7 @@ class _Reader:
         self.lenient = lenient
         self.repairs = repairs
         self.variations = 0
+        self.version = VERSION
 
     def fail(self, path: str, reason: str) -> ReplayError:
         return ReplayError(reason, file=self.file, path=path)
@@ -144,7 +152,15 @@ class _Reader:
             raise self.fail(path + ".variations", "an action's variations are a list of lines"
                                                   f", not {_kind(variations)}")
         note = self.note(value["note"], path + ".note") if "note" in value else None
-        return action_class(seat, act, note, variations)
+        record = value.get("eval")
+        if "eval" in value:
+            if self.version < EVAL_VERSION:
+                raise self.fail(path + ".eval", f"eval records are in version {EVAL_VERSION} "
+                                                f"of the format; this file says version "
+                                                f"{self.version}")
+            if record is None:  # checked in full where it is replayed (check_eval)
+                raise self.fail(path + ".eval", "an eval record is an object, not null")
+        return action_class(seat, act, note, variations, record)
 
     def line(self, value: Any, path: str, depth: int) -> list[Action]:
         """Check a line (the main line, depth 0, or a variation) and every line inside it."""
@@ -174,6 +190,10 @@ class _Reader:
                         isinstance(item.note, dict):
                     raise self.over("max_nesting", limits.max_nesting,
                                     f"the JSON is nested {nesting + 1} deep", f"{where}[{k}]")
+                if item.eval is not None and nesting + 3 > limits.max_nesting:
+                    raise self.over("max_nesting", limits.max_nesting,
+                                    f"the JSON is nested {nesting + 3} deep",
+                                    f"{where}[{k}].eval")
                 if item.variations:
                     if nesting + 3 > limits.max_nesting:
                         raise self.over("max_nesting", limits.max_nesting,
@@ -214,9 +234,11 @@ class _Reader:
         if data.get("format") != FORMAT:
             raise self.fail("$.format", f"not a cardlab replay: the format must be "
                                         f"{FORMAT!r}, not {brief(data.get('format'))}")
-        if type(data.get("version")) is not int or data["version"] != VERSION:
-            raise self.fail("$.version", f"this cardlab reads version {VERSION} of the format, "
+        if type(data.get("version")) is not int or data["version"] not in VERSIONS:
+            raise self.fail("$.version", f"this cardlab reads versions "
+                                         f"{', '.join(map(str, VERSIONS))} of the format, "
                                          f"not {brief(data.get('version'))}")
+        self.version = data["version"]
         self.keys(data, "$", TOP_KEYS, REQUIRED, "a replay")
         game = data["game"]
         if not isinstance(game, str) or not game:
@@ -511,11 +533,97 @@ def play_line(replay: Replay, state: State, hand_index: int, actions: list[Actio
                       f"{action.act!r} is {seats[who]}'s to make (the rules let {seats[who]} "
                       f"act out of turn here), not {action.seat}'s")
             raise _located(reason, hand_index, first_step, k, None, file, f"{base}[{k}].seat")
+        record = action.eval
+        if record is not None:  # the position before the action, for its eval record
+            legal = state.legal_texts() if who == seat else None
         try:
             apply(move)
         except CardlabError as err:
             raise _located(reason_of(err), hand_index, first_step, k, action.seat, file,
                            f"{base}[{k}].act") from None
+        if record is not None:
+            problem = eval_problem(record, seats, action.seat, state.action_text(move), legal)
+            if problem is not None:
+                raise _located(problem[1], hand_index, first_step, k, action.seat, file,
+                               f"{base}[{k}].eval{problem[0]}")
+
+
+def eval_problem(record: Any, seats: list[str], actor: str, played: str,
+                 legal: list[str] | None) -> tuple[str, str] | None:
+    """What is wrong with an action's eval record, as (JSON path below ``.eval``, reason), or
+    None. ``actor`` made the action, ``played`` is its text as the engine writes it, and
+    ``legal`` the legal action texts of the position (None: the action was made out of
+    turn, so it is no decision of the seat to act). Looks at a fixed depth, never recurses.
+
+    >>> record = {"seat": "Ann", "rollouts": 0, "seed": 1, "bot": "random",
+    ...           "values": {"bid 0": [1.5, 0.2], "bid 1": [-2.0, 0.3]}}
+    >>> eval_problem(record, ["Ann", "Bo"], "Ann", "bid 1", ["bid 0", "bid 1"])
+    ('.rollouts', "an eval's rollouts are a whole number of at least 1, not the number 0")
+    """
+    if type(record) is not dict:
+        return "", f"an eval record is an object with the keys {', '.join(EVAL_REQUIRED)}, " \
+                   f"not {_kind(record)}"
+    if DUPLICATE in record:
+        return "", f"the key {record[DUPLICATE]!r} is given twice in this object"
+    for key in record:
+        if key not in EVAL_KEYS:
+            return "", f"an eval record has no key {brief(key)}; its keys are " \
+                       f"{', '.join(EVAL_KEYS)}"
+    for key in EVAL_REQUIRED:
+        if key not in record:
+            return "", f"an eval record needs the key {key!r}"
+    seat = record["seat"]
+    if not isinstance(seat, str) or seat not in seats:
+        return ".seat", f"an eval's seat is a seat name ({', '.join(seats)}), not {_kind(seat)}"
+    if legal is None:
+        return "", "an eval is of a decision of the seat to act, and this action is made out " \
+                   "of turn"
+    if seat != actor:
+        return ".seat", f"the eval is {seat}'s, but this action is {actor}'s: an eval is of " \
+                        "the decision of the seat that acts"
+    rollouts = record["rollouts"]
+    if type(rollouts) is not int or rollouts < 1:
+        return ".rollouts", f"an eval's rollouts are a whole number of at least 1, not " \
+                            f"{_kind(rollouts)}"
+    if type(record["seed"]) is not int:
+        return ".seed", f"an eval's seed is a whole number, not {_kind(record['seed'])}"
+    bot = record["bot"]
+    if not isinstance(bot, str) or bot not in EVAL_BOTS:
+        return ".bot", f"an eval's bot is one of {', '.join(EVAL_BOTS)}, not {_kind(bot)}"
+    if "exact" in record and type(record["exact"]) is not bool:
+        return ".exact", f"an eval's exact is true or false, not {_kind(record['exact'])}"
+    values = record["values"]
+    if type(values) is not dict:
+        return ".values", "an eval's values are an object of [mean, stderr] by action text, " \
+                          f"not {_kind(values)}"
+    if DUPLICATE in values:
+        return ".values", f"the key {values[DUPLICATE]!r} is given twice in this object"
+    for text, pair in values.items():
+        where = ".values" + _key_step(text)
+        if type(pair) is not list or len(pair) != 2 or \
+                any(type(x) not in (int, float) for x in pair):
+            return where, f"a value is [mean, stderr], two numbers, not {_kind(pair)}"
+        mean, stderr = pair
+        if not (math.isfinite(mean) and math.isfinite(stderr)):
+            return where, f"a value's numbers are finite, not {brief(pair)}"
+        if stderr < 0:
+            return where, f"a standard error is at least 0, not {stderr!r}"
+    if played not in values:
+        return ".values", f"the eval has no value for the action played, {played!r}"
+    known = set(legal)
+    for text in values:
+        if text not in known:
+            return ".values" + _key_step(text), \
+                f"{brief(text)} is not a legal action here; the eval's values are the " \
+                f"legal actions: {brief(legal)}"
+    for text in legal:
+        if text not in values:
+            return ".values", f"the eval has no value for the legal action {text!r}"
+    return None
+
+
+def _key_step(key: str) -> str:
+    return strictjson.children({key: None}).__next__()[0]  # the parser's own path spelling
 
 
 def _located(reason: str, hand_index: int, first_step: int, k: int, seat: str | None,

@@ -39,14 +39,17 @@ from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, NESTING_CEILING, Limits, exceeded
 
 FORMAT = "cardlab-replay"
-VERSION = 1
+VERSION = 2  # the newest version; a file is written with the oldest that holds it
+VERSIONS = (1, 2)  # what loading reads: 2 added the eval records of analysed actions
 
 Note = str | dict[str, str]
 
 
 @dataclasses.dataclass(eq=False, slots=True)
 class Action:
-    """One action of a line: who acted, what they did, notes, and alternative lines.
+    """One action of a line: who acted, what they did, notes, alternative lines, and the
+    advisor's evaluation of the decision if it was analysed (``eval``: see
+    docs/replay-format.md).
 
     Comparing, copying and converting actions never recurses, so a chain of variations of
     any depth works (``==``, :meth:`to_dict`, :meth:`copy`).
@@ -62,11 +65,16 @@ class Action:
     act: str
     note: Note | None = None
     variations: list[list[Action]] = dataclasses.field(default_factory=list)
+    # The decision's evaluation as the file holds it: {"seat", "rollouts", "seed", "bot",
+    # "values": {text: [mean, stderr]}, "exact"?}; checked by the loader (docs/replay-format.md)
+    eval: dict[str, Any] | None = None
 
     def _flat(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "act": self.act}
         if self.note is not None:
             out["note"] = self.note
+        if self.eval is not None:
+            out["eval"] = eval_copy(self.eval)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,7 +98,9 @@ class Action:
     def from_dict(cls, data: dict[str, Any]) -> Action:
         """An action from its JSON dict (no checks: :func:`cardlab.loads` checks files)."""
         def make(d: dict[str, Any]) -> Action:
-            return cls(seat=d["seat"], act=d["act"], note=d.get("note"))
+            record = d.get("eval")
+            return cls(seat=d["seat"], act=d["act"], note=d.get("note"),
+                       eval=None if record is None else eval_copy(record))
 
         root = make(data)
         stack = [(data, root)]
@@ -110,7 +120,8 @@ class Action:
         """A deep copy (the note copied too, the variations line by line)."""
         def make(a: Action) -> Action:
             note = dict(a.note) if isinstance(a.note, dict) else a.note
-            return Action(a.seat, a.act, note)
+            return Action(a.seat, a.act, note,
+                          eval=None if a.eval is None else eval_copy(a.eval))
 
         root = make(self)
         stack = [(self, root)]
@@ -133,7 +144,7 @@ class Action:
         while stack:
             a, b = stack.pop()
             if a.seat != b.seat or a.act != b.act or a.note != b.note or \
-                    len(a.variations) != len(b.variations):
+                    a.eval != b.eval or len(a.variations) != len(b.variations):
                 return False
             for line_a, line_b in zip(a.variations, b.variations, strict=True):
                 if len(line_a) != len(line_b):
@@ -148,7 +159,8 @@ class Action:
         note = "" if self.note is None else f", note={self.note!r}"
         lines = "" if not self.variations else \
             f", variations=[{len(self.variations)} line{'s' if len(self.variations) > 1 else ''}]"
-        return f"Action({self.seat!r}, {self.act!r}{note}{lines})"
+        evaluated = "" if self.eval is None else ", eval={...}"
+        return f"Action({self.seat!r}, {self.act!r}{note}{lines}{evaluated})"
 
     def json_items(self) -> list[tuple[str, Any]]:
         """The JSON path steps and values of this action's fields (for
@@ -158,7 +170,32 @@ class Action:
             items.append((".note", self.note))
         if self.variations:
             items.append((".variations", self.variations))
+        if self.eval is not None:
+            items.append((".eval", self.eval))
         return items
+
+
+def eval_copy(record: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an eval record deep enough that changing the copy leaves the original (its
+    ``values`` map and each ``[mean, stderr]`` pair copied)."""
+    out = dict(record)
+    values = out.get("values")
+    if isinstance(values, dict):
+        out["values"] = {text: list(pair) if isinstance(pair, list) else pair
+                         for text, pair in values.items()}
+    return out
+
+
+def has_evals(hands: Sequence[Hand]) -> bool:
+    """Whether any action of any line (variations included) carries an eval record."""
+    lines: list[list[Action]] = [hand.actions for hand in hands]
+    while lines:
+        for action in lines.pop():
+            if action.eval is not None:
+                return True
+            if action.variations:
+                lines.extend(action.variations)
+    return False
 
 
 @dataclasses.dataclass(eq=False)
@@ -324,7 +361,8 @@ class Replay:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": FORMAT,
-            "version": VERSION,
+            # the oldest version that holds the file: one without evals reads in any cardlab
+            "version": VERSION if has_evals(self.hands) else 1,
             "game": self.game,
             "options": self.options,
             "seats": self.seats,
