@@ -1,5 +1,7 @@
 """cardlab: step through, record, teach and analyse card games in JupyterLab."""
 
+from typing import Any
+
 from . import text
 from .cursor import Cursor
 from .errors import (
@@ -56,10 +58,20 @@ norwegian-review, teds-game-example, whot-example
         return load(path)
 
 
+def __getattr__(name: str) -> Any:
+    # cardlab.simulate is cardlab.simulation.simulate, imported when first asked for, so that
+    # `import cardlab` imports neither it nor pandas, pyarrow or dask.
+    if name == "simulate":
+        from .simulation import simulate
+
+        return simulate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "CardCodeError", "CardlabError", "Cursor", "example", "example_names", "IllegalActionError",
     "OptionError", "ReplayError", "ActionTextError", "LimitError", "Limits", "DEFAULT_LIMITS",
     "SaveError", "UnknownGameError", "get_game", "list_games", "Replay", "Table", "load", "loads",
-    "new_game", "text",
+    "new_game", "simulate", "text",
 ]
 __version__ = "0.1.0"

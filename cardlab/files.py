@@ -352,3 +352,76 @@ def _nearest_file(folder: Path) -> Path | None:
         except OSError:
             return None
     return None
+
+
+class AtomicTarget:
+    """A file written in pieces (a stream of row groups) and then put in place atomically.
+
+    Write to :attr:`path`, a temporary file beside the target named as for
+    :func:`write_bytes`; then :meth:`commit` fsyncs it, renames it over the target and fsyncs
+    the folder, or :meth:`abort` removes it and leaves the target as it was. A character
+    device or FIFO target (``/dev/null``) is written straight into: :attr:`path` is the
+    target itself. ``/dev/stdout`` and ``/dev/fd/N`` are refused (a binary stream there is
+    not what anyone wants).
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> target = AtomicTarget(os.path.join(folder, "rows.bin"))
+    >>> with open(target.path, "wb") as out:
+    ...     _ = out.write(b"rows")
+    >>> target.commit()
+    >>> os.listdir(folder)
+    ['rows.bin']
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        if _open_descriptor(path) is not None:
+            raise SaveError("is a stream; give a file name", file=os.fspath(path))
+        real, self.shown = _resolve(path)
+        try:
+            st = _preflight(real, self.shown)
+            self.target = real
+            self.direct = st is not None and (stat.S_ISCHR(st.st_mode) or
+                                              stat.S_ISFIFO(st.st_mode))
+            if self.direct:
+                self.path = real
+                return
+            _remove_stale(real)
+            self.path = real.parent / f"{temp_prefix(real.name)}{os.getpid()}-" \
+                                      f"{secrets.token_hex(4)}"
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC |
+                         _NOFOLLOW, 0o666)
+            try:
+                if st is not None:
+                    _keep_owner_and_mode(fd, st)
+            finally:
+                os.close(fd)
+        except SaveError:
+            raise
+        except OSError as err:
+            raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
+
+    def commit(self) -> None:
+        """Put the written file in place (see the class's docstring)."""
+        if self.direct:
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY | _CLOEXEC)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(self.path, self.target)
+        except OSError as err:
+            self.abort()
+            raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
+        _fsync_folder(self.target.parent)
+
+    def abort(self) -> None:
+        """Remove the temporary file; the target is left as it was."""
+        if self.direct:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass  # already renamed, or never written

@@ -1,0 +1,309 @@
+"""``cardlab.simulate``: play many games with bots, and get tidy tables back.
+
+>>> import cardlab
+>>> result = cardlab.simulate("teds-game", players=4, games=3, bots="heuristic,random",
+...                           seed=1, options={"start_size": 3}, workers=0, progress=False)
+>>> result.hands.shape, result.games.shape  # 3 games of 5 hands (3, 2, 1, 2, 3), 4 seats
+((60, 16), (12, 10))
+>>> list(result.summary().index)[:2]
+[('bot', 'heuristic'), ('bot', 'random')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import CardlabError, OptionError, SaveError, brief
+from ..files import AtomicTarget, check_target, write_text
+from ..frames import require
+from ..game import get_game
+from . import summary as _summary
+from .backends import Dask, Pool, Serial, connect, cpu_count
+from .rows import Chunk
+from .schema import SCHEMA_VERSION, categories, games_schema, hands_schema
+from .spec import Spec, make_spec
+
+META_KEY = b"cardlab"
+
+
+def games_path(out: str | os.PathLike[str]) -> str:
+    """Where the games table goes beside the hands table ``out``.
+
+    >>> games_path("results.parquet"), games_path("runs/x")
+    ('results.games.parquet', 'runs/x.games.parquet')
+    """
+    text = os.fspath(out)
+    if text in (os.devnull,):
+        return text
+    stem = text[: -len(".parquet")] if text.endswith(".parquet") else text
+    return f"{stem}.games.parquet"
+
+
+@dataclasses.dataclass
+class SimulationResult:
+    """The tables of a run, as pandas DataFrames, and how it went.
+
+    ``hands``: one row per (game, hand, seat); ``games``: one row per (game, seat) — see
+    docs/simulations.md for every column. ``interrupted`` is True when Ctrl-C stopped the run
+    (the tables then hold the games that finished); ``reruns`` counts chunks played again
+    after their worker died.
+    """
+
+    spec: Spec
+    hands: Any
+    games: Any
+    reruns: int = 0
+    interrupted: bool = False
+
+    def summary(self) -> Any:
+        """Per bot and per seat: n (seat-games), the mean final total with its 95%
+        confidence interval (ci_low, ci_high), and the win rate (a shared win counts 1/k)."""
+        tally = _summary.Tally()
+        tally.add(self.games)
+        return _summary.frame(tally.rows(_order(self.spec)))
+
+
+def _order(spec: Spec) -> dict[str, list[str]]:
+    return {"bot": sorted(set(spec.bots)), "seat": list(spec.seats)}
+
+
+def to_frame(table: Any, spec: Spec) -> Any:
+    """A pyarrow table of a run as a DataFrame, the categories in their fixed order."""
+    pd = require("pandas")
+    frame = table.to_pandas()
+    for field in table.schema:
+        if field.nullable and str(field.type).startswith("int"):
+            # a nullable count stays a whole number (pandas' Int16), not floats with NaN
+            frame[field.name] = frame[field.name].astype(pd.api.types.pandas_dtype(
+                str(field.type).replace("int", "Int")))
+    for column, cats in categories(spec.game, list(spec.seats), list(spec.bots)).items():
+        if column in frame:
+            frame[column] = frame[column].astype(str).astype(pd.CategoricalDtype(cats))
+    return frame
+
+
+class _Sink:
+    """The two Parquet files of a run, streamed row group by row group, put in place
+    atomically at the end (or, interrupted, with the games that finished)."""
+
+    def __init__(self, spec: Spec, out: str | os.PathLike[str],
+                 games_out: str | os.PathLike[str]) -> None:
+        pq = require("pyarrow.parquet")
+        meta = {META_KEY: json.dumps({"schema": SCHEMA_VERSION, **spec.describe()}).encode()}
+        self.targets: list[AtomicTarget] = []
+        self.writers: list[Any] = []
+        self.names = [os.fspath(out), os.fspath(games_out)]
+        try:
+            for path, schema in ((out, hands_schema(spec.game)), (games_out, games_schema())):
+                target = AtomicTarget(path)
+                self.targets.append(target)
+                self.writers.append(pq.ParquetWriter(os.fspath(target.path),
+                                                     schema.with_metadata(meta)))
+        except BaseException:
+            self.abort()
+            raise
+        self.games = 0
+
+    def write(self, chunk: Chunk) -> None:
+        self.writers[0].write_table(chunk.hands)
+        self.writers[1].write_table(chunk.games)
+        self.games += chunk.count
+
+    def commit(self) -> None:
+        for writer in self.writers:
+            writer.close()
+        # The games table first: once the hands file is in place, its games file is too.
+        for target in reversed(self.targets):
+            target.commit()
+
+    def abort(self) -> None:
+        for writer in self.writers:
+            try:
+                writer.close()
+            except Exception:  # noqa: BLE001 - the file is being thrown away
+                pass
+        for target in self.targets:
+            target.abort()
+
+
+def _backend(spec: Spec, replays: bool, workers: int | None, scheduler: Any,
+             connect_timeout: float) -> Any:
+    if scheduler is not None:
+        if workers is not None:
+            raise OptionError("--workers and --scheduler both say who plays: give one")
+        client = connect(scheduler, connect_timeout) if isinstance(scheduler, str) \
+            else scheduler
+        return Dask(spec, replays, client), client if isinstance(scheduler, str) else None
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 0):
+        raise OptionError(f"--workers is a whole number, 0 (this process) or more, not "
+                          f"{brief(workers)}")
+    count = cpu_count() if workers is None else workers
+    count = min(count, len(spec.chunks()))
+    if count <= 1 and workers != 1:
+        return Serial(spec, replays), None  # one chunk, or workers=0: no pool to start
+    return Pool(spec, replays, max(1, count)), None
+
+
+def _progress(total: int, enabled: bool, notebook: bool) -> Any:
+    if not enabled:
+        return None
+    if notebook:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
+    return tqdm(total=total, unit="game", desc="simulate", smoothing=0.1)
+
+
+def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
+        replays: str | os.PathLike[str] | None = None,
+        out: str | os.PathLike[str] | None = None,
+        games_out: str | os.PathLike[str] | None = None, collect: bool = True,
+        progress: bool = True, notebook: bool = True, connect_timeout: float = 10.0,
+        on_chunk: Any = None) -> tuple[SimulationResult | None, _summary.Tally, dict[str, Any]]:
+    """Play ``spec``; write what is asked; return the frames (with ``collect``), the tally and
+    what happened (``games`` finished, ``written`` paths, ``interrupted``)."""
+    pa = require("pyarrow")
+    require("pandas")
+    folder = None if replays is None else Path(replays)
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise SaveError("is not a folder", file=os.fspath(folder))
+    if out is not None:
+        games_out = games_path(out) if games_out is None else games_out
+        for path in (out, games_out):
+            check_target(path)
+        if os.path.abspath(os.fspath(out)) == os.path.abspath(os.fspath(games_out)) and \
+                os.fspath(out) != os.devnull:
+            raise OptionError("the hands table and the games table would be the same file")
+    backend, own_client = _backend(spec, folder is not None, workers, scheduler,
+                                   connect_timeout)
+    sink: _Sink | None = None
+    tally = _summary.Tally()
+    hands: list[Any] = []
+    games: list[Any] = []
+    info: dict[str, Any] = {"games": 0, "written": [], "interrupted": False}
+    bar = None
+    try:
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+        sink = None if out is None else _Sink(spec, out, games_out)  # type: ignore[arg-type]
+        bar = _progress(spec.games, progress, notebook)
+
+        def take(chunk: Chunk) -> None:
+            if sink is not None:
+                sink.write(chunk)
+            if collect:
+                hands.append(chunk.hands)
+                games.append(chunk.games)
+            tally.add(chunk.games)
+            if folder is not None:
+                for name, text in chunk.replays:
+                    write_text(folder / name, text)
+            info["games"] += chunk.count
+            if bar is not None:
+                bar.update(chunk.count)
+            if on_chunk is not None:
+                on_chunk(chunk)
+
+        try:
+            for chunk in _iterate(backend):
+                take(chunk)
+        except KeyboardInterrupt:
+            info["interrupted"] = True
+            backend.close()
+            for chunk in backend.finished():  # finished out of order: they count too
+                take(chunk)
+    except BaseException:
+        backend.close()
+        if sink is not None:
+            sink.abort()
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        if own_client is not None:
+            own_client.close()
+    backend.close()
+    if sink is not None:
+        if info["games"]:
+            sink.commit()
+            info["written"] = sink.names
+        else:
+            sink.abort()
+    result = None
+    if collect:
+        result = SimulationResult(
+            spec,
+            to_frame(pa.concat_tables(hands) if hands else hands_schema(spec.game)
+                     .empty_table(), spec),
+            to_frame(pa.concat_tables(games) if games else games_schema().empty_table(),
+                     spec),
+            reruns=backend.reruns, interrupted=info["interrupted"])
+    info["reruns"] = backend.reruns
+    return result, tally, info
+
+
+def _iterate(backend: Any) -> Iterator[Chunk]:
+    yield from backend.chunks()
+
+
+def simulate(game: str, *, players: int | None = None, games: int = 100,
+             bots: str | Sequence[str] = "heuristic", seed: int | str = 0,
+             options: Mapping[str, Any] | None = None, seating: str = "rotate",
+             workers: int | None = None, scheduler: Any = None,
+             replays: str | os.PathLike[str] | None = None,
+             out: str | os.PathLike[str] | None = None, progress: bool = True,
+             chunk: int | None = None, connect_timeout: float = 10.0) -> SimulationResult:
+    """Play ``games`` games of ``game`` with bots and return the tidy tables.
+
+    The arguments are those of ``cardlab simulate``: ``players``; ``bots`` (kinds by seat,
+    comma-separated or a list, cycling over the seats; ``seating="rotate"`` moves them one
+    seat on each game, ``"fixed"`` keeps them); ``seed`` (each game's seed derives from it and
+    the game's number); ``options`` (rules options; bots play with the game's simulation
+    options, Whot's safety cap, unless set); ``workers`` (``None``: a process pool over all
+    cores; ``0``: this process) or ``scheduler`` (a dask.distributed ``Client``, or a
+    scheduler's address); ``replays`` (a folder: each game saved as a replay); ``out`` (the
+    hands table as Parquet, the games table beside it: :func:`games_path`); ``progress`` (a
+    tqdm bar, a widget in a notebook).
+
+    The results are the same, row for row, whatever plays them (see docs/simulations.md).
+    """
+    spec = make_spec(game, players=players, games=games, bots=bots, seed=seed,
+                     options=options, seating=seating, chunk=chunk)
+    result, _, _ = run(spec, workers=workers, scheduler=scheduler, replays=replays, out=out,
+                       progress=progress, notebook=True, connect_timeout=connect_timeout)
+    assert result is not None
+    if result.interrupted:
+        import sys
+
+        print(f"cardlab: interrupted: the result holds the {len(result.games) // spec.players:,} "
+              f"games that finished, of {spec.games:,}", file=sys.stderr)
+    return result
+
+
+def load(path: str | os.PathLike[str],
+         games_out: str | os.PathLike[str] | None = None) -> SimulationResult:
+    """Read a run's Parquet files back (the hands table at ``path``, the games beside it)."""
+    pq = require("pyarrow.parquet")
+    games_file = games_path(path) if games_out is None else games_out
+    try:
+        hands = pq.read_table(os.fspath(path))
+        games = pq.read_table(os.fspath(games_file))
+    except (OSError, ValueError) as err:
+        raise CardlabError(f"{os.fspath(path)}: cannot read the simulation's tables: "
+                           f"{str(err).splitlines()[0] if str(err) else err}") from None
+    meta = (hands.schema.metadata or {}).get(META_KEY)
+    if meta is None:
+        raise CardlabError(f"{os.fspath(path)}: not a cardlab simulation (no cardlab "
+                           "metadata)")
+    data = json.loads(meta)
+    get_game(data["game"])
+    spec = Spec(game=data["game"], options=data["options"], seats=tuple(data["seats"]),
+                bots=tuple(data["bots"]), seating=data["seating"], seed=data["seed"],
+                games=data["games"], chunk=data["chunk"])
+    return SimulationResult(spec, to_frame(hands, spec), to_frame(games, spec))

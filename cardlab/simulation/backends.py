@@ -1,0 +1,236 @@
+"""Who plays the chunks: this process, a process pool, or a dask.distributed cluster.
+
+Each backend yields the chunks **in game order**: a chunk that finishes early waits in a
+small buffer until the chunks before it are in. At most a few chunks per worker are in
+flight, so memory stays flat however many games are played. A chunk whose worker dies
+(a process pool's ``BrokenProcessPool``, dask's ``KilledWorker``) is played again, up to
+:data:`MAX_ATTEMPTS` times; a game depends on its number alone, so the rerun gives the same
+rows.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import CardlabError
+from .rows import Chunk, play_chunk
+from .spec import Spec
+
+MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
+AHEAD = 2  # chunks in flight per worker
+
+
+def cpu_count() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _gave_up(spec: Spec, index: int, why: str) -> CardlabError:
+    first, count = spec.chunks()[index]
+    return CardlabError(f"games {first} to {first + count - 1} (chunk {index + 1}): {why} "
+                        f"{MAX_ATTEMPTS} times; giving up")
+
+
+class Serial:
+    """Every chunk in this process, one after another."""
+
+    reruns = 0
+
+    def __init__(self, spec: Spec, replays: bool) -> None:
+        self.spec, self.replays = spec, replays
+
+    def chunks(self) -> Iterator[Chunk]:
+        for index in range(len(self.spec.chunks())):
+            yield play_chunk(self.spec, index, self.replays)
+
+    def finished(self) -> list[Chunk]:
+        """Chunks done but not yet yielded (none here)."""
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: the parent decides what happens (it writes
+    # what is finished and stops the workers), so a worker does not die of it on its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> Any:
+    # forkserver: workers are forked from a clean server process, not from this one (which
+    # may hold threads: tqdm's monitor, a notebook's kernel); spawn where there is none.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class Pool:
+    """A ``concurrent.futures.ProcessPoolExecutor`` of ``workers`` processes."""
+
+    def __init__(self, spec: Spec, replays: bool, workers: int) -> None:
+        self.spec, self.replays, self.workers = spec, replays, workers
+        self.reruns = 0
+        self.done: dict[int, Chunk] = {}
+        self.executor: Any = None
+
+    def _start(self) -> Any:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
+                                            initializer=_worker_init)
+        return self.executor
+
+    def chunks(self) -> Iterator[Chunk]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        total = len(self.spec.chunks())
+        attempts = [0] * total
+        todo = list(range(total - 1, -1, -1))  # a stack: the next chunk to start is last
+        running: dict[Any, int] = {}
+        executor = self._start()
+        following = 0  # the next chunk to yield
+        window = self.workers * AHEAD
+        while following < total:
+            while todo and len(running) + len(self.done) < window + 1:
+                index = todo.pop()
+                attempts[index] += 1
+                running[executor.submit(play_chunk, self.spec, index, self.replays)] = index
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            broken = []
+            for future in finished:
+                index = running.pop(future)
+                try:
+                    self.done[index] = future.result()
+                except BrokenProcessPool:
+                    broken.append(index)
+            if broken:
+                # The pool is gone: every chunk still running in it is lost too.
+                broken.extend(running.values())
+                running.clear()
+                executor.shutdown(wait=True, cancel_futures=True)
+                for index in sorted(broken, reverse=True):
+                    if attempts[index] >= MAX_ATTEMPTS:
+                        raise _gave_up(self.spec, index, "its worker process died")
+                    todo.append(index)
+                    self.reruns += 1
+                executor = self._start()
+            while following in self.done:
+                yield self.done.pop(following)
+                following += 1
+
+    def finished(self) -> list[Chunk]:
+        return [self.done[i] for i in sorted(self.done)]
+
+    def close(self) -> None:
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        # Stop the workers now (an interrupted run does not wait for chunks in flight).
+        terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+PIP_SCALE = "pip install 'cardlab[scale]'"
+
+
+def import_distributed() -> Any:
+    """``dask.distributed``, or a ``CardlabError`` saying how to install it."""
+    try:
+        import dask.distributed as distributed
+    except ImportError as err:
+        raise CardlabError(f"--scheduler needs dask.distributed, which is not installed "
+                           f"({err}); install it with: {PIP_SCALE}") from None
+    return distributed
+
+
+def connect(address: str, timeout: float) -> Any:
+    """A ``dask.distributed.Client`` of the scheduler at ``address``, or a ``CardlabError``."""
+    distributed = import_distributed()
+    try:
+        return distributed.Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as err:
+        why = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise CardlabError(f"cannot reach the dask scheduler at {address!r}: {why}") from None
+
+
+class Dask:
+    """Chunks as tasks of a ``dask.distributed.Client`` (cardlab must be installed on every
+    worker, at the same version)."""
+
+    def __init__(self, spec: Spec, replays: bool, client: Any) -> None:
+        self.spec, self.replays, self.client = spec, replays, client
+        self.reruns = 0
+        self.done: dict[int, Chunk] = {}
+        self.running: dict[Any, int] = {}
+
+    def _workers(self) -> int:
+        try:
+            info = self.client.scheduler_info()
+            return max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
+        except Exception:  # noqa: BLE001 - the count only sizes the window
+            return 1
+
+    def chunks(self) -> Iterator[Chunk]:
+        distributed = import_distributed()
+        total = len(self.spec.chunks())
+        attempts = [0] * total
+        todo = list(range(total - 1, -1, -1))
+        following = 0
+        window = self._workers() * AHEAD
+        queue = distributed.as_completed()
+        token = os.urandom(6).hex()
+
+        def submit(index: int) -> None:
+            attempts[index] += 1
+            future = self.client.submit(play_chunk, self.spec, index, self.replays,
+                                        key=f"cardlab-chunk-{token}-{index}-{attempts[index]}",
+                                        pure=False)
+            self.running[future] = index
+            queue.add(future)
+
+        while following < total:
+            while todo and len(self.running) + len(self.done) < window + 1:
+                submit(todo.pop())
+            future = next(queue)
+            index = self.running.pop(future)
+            try:
+                self.done[index] = future.result()
+            except distributed.KilledWorker:
+                # dask already reran it on other workers (its allowed-failures) before this
+                if attempts[index] >= MAX_ATTEMPTS:
+                    raise _gave_up(self.spec, index, "the workers playing it died") from None
+                self.reruns += 1
+                todo.append(index)
+            except CardlabError:
+                raise
+            except Exception as err:  # noqa: BLE001 - a remote failure, named in one line
+                raise CardlabError(f"a dask worker failed on games of chunk {index + 1}: "
+                                   f"{type(err).__name__}: {err}") from None
+            while following in self.done:
+                yield self.done.pop(following)
+                following += 1
+
+    def finished(self) -> list[Chunk]:
+        return [self.done[i] for i in sorted(self.done)]
+
+    def close(self) -> None:
+        if self.running:
+            try:
+                self.client.cancel(list(self.running))
+            except Exception:  # noqa: BLE001 - a cluster already gone: nothing to cancel
+                print("cardlab: could not cancel the dask tasks in flight", file=sys.stderr)
+            self.running.clear()
