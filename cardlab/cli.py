@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
         reader.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                             help="raise (or lower) a limit of what the file may hold; the "
                                  f"limits are {', '.join(Limits.names())}")
+    from .simulation.command import add_parser as add_simulate  # light: no pandas/pyarrow
+
+    add_simulate(sub)
     return parser
 
 
@@ -145,6 +148,10 @@ def _seat(replay: Replay, file: str, seat: str | None) -> int | None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "simulate":
+        from .simulation.command import run as simulate
+
+        return simulate(args)
     if args.command == "play":
         options: dict[str, Any] = dict(parse_option_pairs(args.option))
         for name in ("game", "seed", "seats", "meta"):  # new_game's own keywords

@@ -19,7 +19,7 @@ How a game is played (the same whatever process plays it):
 
 >>> from cardlab.simulation.spec import make_spec
 >>> chunk = play_chunk(make_spec("teds-game", players=3, games=2, bots="random", seed=1,
-...                              options={"start_size": 2}), 0)
+...                              options={"start_size": 2}, chunk=2), 0)
 >>> chunk.hands.num_rows, chunk.games.num_rows  # 2 games of 3 hands (2, 1, 2), 3 seats
 (18, 6)
 """
