@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CardlabError
-from .rows import Chunk, play_chunk
+from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
 
 MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
@@ -77,6 +77,7 @@ class Pool:
 
     def __init__(self, spec: Spec, replays: bool, workers: int) -> None:
         self.spec, self.replays, self.workers = spec, replays, workers
+        self.fault = fault_setting()
         self.reruns = 0
         self.done: dict[int, Chunk] = {}
         self.executor: Any = None
@@ -103,7 +104,8 @@ class Pool:
             while todo and len(running) + len(self.done) < window + 1:
                 index = todo.pop()
                 attempts[index] += 1
-                running[executor.submit(play_chunk, self.spec, index, self.replays)] = index
+                running[executor.submit(play_chunk, self.spec, index, self.replays,
+                                        self.fault)] = index
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = []
             for future in finished:
@@ -173,6 +175,7 @@ class Dask:
 
     def __init__(self, spec: Spec, replays: bool, client: Any) -> None:
         self.spec, self.replays, self.client = spec, replays, client
+        self.fault = fault_setting()
         self.reruns = 0
         self.done: dict[int, Chunk] = {}
         self.running: dict[Any, int] = {}
@@ -196,7 +199,7 @@ class Dask:
 
         def submit(index: int) -> None:
             attempts[index] += 1
-            future = self.client.submit(play_chunk, self.spec, index, self.replays,
+            future = self.client.submit(play_chunk, self.spec, index, self.replays, self.fault,
                                         key=f"cardlab-chunk-{token}-{index}-{attempts[index]}",
                                         pure=False)
             self.running[future] = index

@@ -41,7 +41,7 @@ from ..table import Table
 from .schema import columns_of, games_schema, hands_schema
 from .spec import Spec
 
-FAULT_ENV = "CARDLAB_SIMULATE_FAULT"  # test-only fault injection: see _maybe_fault
+FAULT_ENV = "CARDLAB_SIMULATE_FAULT"  # test-only fault injection: see fault_setting
 
 
 @dataclasses.dataclass
@@ -129,15 +129,20 @@ def _counting(rand: Callable[[], float]) -> tuple[Callable[[], float], Any]:
     return counted.__next__, counter
 
 
-def _maybe_fault(index: int) -> None:
-    """Test-only fault injection: ``CARDLAB_SIMULATE_FAULT=<marker file>:<chunk index>``
-    makes the process that plays that chunk die at once (``os._exit``), the first time
-    only: the marker file, created then, says it has happened. Used by the tests to check
-    that a chunk whose worker dies is rerun and that the results are still the same."""
-    value = os.environ.get(FAULT_ENV)
-    if not value:
+def fault_setting() -> str | None:
+    """The test-only fault injection setting, ``CARDLAB_SIMULATE_FAULT=<marker file>:<chunk
+    index>``, read by the process that runs the simulation and handed to the workers with
+    each chunk (a pool's or a cluster's workers may have started with another environment).
+    Only chunks played by a worker process (a pool's or dask's) take it."""
+    return os.environ.get(FAULT_ENV) or None
+
+
+def _maybe_fault(index: int, fault: str | None) -> None:
+    """Die at once (``os._exit``) if ``fault`` names this chunk, the first time only: the
+    marker file, created then, says it has happened, so the rerun plays normally."""
+    if not fault:
         return
-    marker, _, wanted = value.rpartition(":")
+    marker, _, wanted = fault.rpartition(":")
     if wanted != str(index) or not marker:
         return
     try:
@@ -148,9 +153,12 @@ def _maybe_fault(index: int) -> None:
     os._exit(70)
 
 
-def play_chunk(spec: Spec, index: int, replays: bool = False) -> Chunk:
-    """Play chunk ``index`` of ``spec.chunks()`` and return its rows (and replays)."""
-    _maybe_fault(index)
+def play_chunk(spec: Spec, index: int, replays: bool = False,
+               fault: str | None = None) -> Chunk:
+    """Play chunk ``index`` of ``spec.chunks()`` and return its rows (and replays).
+
+    ``fault``: the test-only fault injection (see :func:`fault_setting`)."""
+    _maybe_fault(index, fault)
     first, count = spec.chunks()[index]
     rules = spec.rules()
     n = spec.players
