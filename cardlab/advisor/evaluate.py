@@ -1,0 +1,277 @@
+"""Monte Carlo evaluation of every legal action at one decision of a replay.
+
+:func:`evaluate` takes the position after ``index`` actions of hand ``hand`` (counted from 1),
+makes the acting seat's view (:func:`~cardlab.advisor.sample.seat_view`) and draws
+``rollouts`` samples of what that seat cannot see (:func:`~cardlab.advisor.sample.sampler_for`).
+Every legal action is then applied to each sample and the hand is played out by the bots;
+the estimate of an action is the mean of the seat's hand score over the samples, with its
+standard error, and the game's own figures (chance each bid is made, of ending with the hat,
+of going out first...).
+
+Common random numbers: sample *k* is the same deal, and its playouts draw the same random
+numbers, for every action, so differences between actions are sharp. Everything derives
+from ``seed``: the same call gives the same numbers.
+
+>>> import cardlab
+>>> review = cardlab.example("norwegian-review")
+>>> result = evaluate(review, hand=1, index=7, rollouts=50, seed=3, bot="random")
+>>> result.seat, list(result.values)
+(2, ['play blue9', 'play blue15', 'play blue17'])
+>>> result.record()["rollouts"], result.values["play blue9"].stderr > 0
+(50, True)
+>>> evaluate(review, hand=1, index=7, rollouts=50, seed=3, bot="random") == result
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import seeded_rng
+from ..cursor import Cursor
+from ..errors import CardlabError, OptionError
+from ..game import State
+from ..replay import LinePath, Replay
+from .sample import figures_for, sampler_for, seat_view
+
+BOTS = ("random", "heuristic", "exact")
+TRICK_GAMES = ("bobs-hat", "teds-game")
+# The "exact" bot hands over to the open-hand solver once every hand holds at most this
+# many cards: small enough that a solve per card played stays cheap inside a rollout.
+EXACT_CARDS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class Estimate:
+    """One action's value: the mean hand score, its standard error, and the game's figures
+    (each the mean over the samples that have it)."""
+
+    mean: float
+    stderr: float
+    figures: dict[str, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """Every legal action's estimate at one decision (``values`` in the engine's order)."""
+
+    seat: int
+    hand: int  # from 1
+    index: int
+    rollouts: int
+    seed: int
+    bot: str
+    exact: bool
+    values: dict[str, Estimate]  # legal action text -> estimate (expected HAND score)
+    seat_name: str = ""
+
+    def best(self) -> str:
+        """The action with the highest mean (the first such in the engine's order)."""
+        return max(self.values, key=lambda text: self.values[text].mean)
+
+    def record(self) -> dict[str, Any]:
+        """The replay's ``"eval"`` record: ``{"seat": name, "rollouts": N, "seed": S,
+        "bot": b, "values": {text: [mean, stderr]}}``, plus ``"exact": true`` when exact."""
+        out: dict[str, Any] = {
+            "seat": self.seat_name, "rollouts": self.rollouts, "seed": self.seed,
+            "bot": self.bot,
+            "values": {text: [est.mean, est.stderr] for text, est in self.values.items()},
+        }
+        if self.exact:
+            out["exact"] = True
+        return out
+
+
+def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = None,
+             rollouts: int = 1000, seed: int = 0, bot: str = "heuristic",
+             path: LinePath = (), open_hands: bool = False) -> Evaluation:
+    """Evaluate every legal action after ``index`` actions of hand ``hand`` (from 1) of the
+    line ``path``, for the seat to act (``seat``: its name or 0-based number, which must be
+    the seat to act; ``None``: the seat to act).
+
+    ``bot`` plays the rollouts: ``"random"``, ``"heuristic"``, or ``"exact"`` (heuristic, then
+    the open-hand solver once few cards remain; trick games only). ``open_hands=True`` (the
+    all-hands view) samples nothing: in the play of a trick game every action is solved
+    exactly; otherwise the rollouts start from the true position.
+    """
+    _check_options(rollouts, bot, seed)
+    state, line, to_act, names = _position(replay, hand, index, path)
+    chosen = _seat(replay, seat, to_act, hand, index)
+    game = replay.game
+    if bot == "exact" and game not in TRICK_GAMES:
+        raise OptionError(f"the exact bot plays the trick-taking games, not {game}")
+    figures = figures_for(game)
+    texts = state.legal_texts()
+    if open_hands and game in TRICK_GAMES and getattr(state, "phase", "") == "play":
+        values = _solved(state, chosen, texts, figures)
+        return Evaluation(seat=chosen, hand=hand, index=index, rollouts=1, seed=seed,
+                          bot=bot, exact=True, values=values, seat_name=names[chosen])
+    if open_hands:
+        def draw(rng: random.Random) -> State:
+            return state.clone()
+    else:
+        actions = [(names.index(a.seat), a.act) for a in line[:index]]
+        draw = sampler_for(seat_view(state, chosen, actions)).sample
+    values = run(draw, chosen, texts, rollouts, seed, bot, game, figures)
+    return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
+                      bot=bot, exact=False, values=values, seat_name=names[chosen])
+
+
+def _check_options(rollouts: object, bot: object, seed: object) -> None:
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise OptionError(f"rollouts is a whole number of at least 1, not {rollouts!r}")
+    if bot not in BOTS:
+        raise OptionError(f"bots are {', '.join(BOTS)}, not {bot!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"seed is a whole number, not {seed!r}")
+
+
+def _position(replay: Replay, hand: int, index: int, path: LinePath
+              ) -> tuple[State, list[Any], int, list[str]]:
+    cursor = Cursor(replay, hand=hand, path=path)  # checks the hand (from 1) and the path
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise OptionError(f"index is the number of actions made, not {index!r}")
+    state = cursor.goto(cursor.find(hand, index)).state.clone()
+    to_act = state.to_act()
+    if to_act < 0:
+        if state.hand_over():
+            raise CardlabError(f"hand {hand} is over after {index} actions: there is no "
+                               "decision left to evaluate")
+        raise CardlabError(f"nobody is to act in hand {hand} after {index} actions")
+    return state, cursor.line, to_act, list(replay.seats)
+
+
+def _seat(replay: Replay, seat: str | int | None, to_act: int, hand: int, index: int) -> int:
+    names = replay.seats
+    if seat is None:
+        return to_act
+    if isinstance(seat, str):
+        number = replay.seat_index(seat)  # an unknown name lists the seats
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
+        raise OptionError(f"seat is a name ({', '.join(names)}) or a number from 0 to "
+                          f"{len(names) - 1}, not {seat!r}")
+    else:
+        number = seat
+    if number != to_act:
+        raise CardlabError(f"{names[number]} is not to act in hand {hand} after {index} "
+                           f"actions: {names[to_act]} is; only the seat to act is evaluated")
+    return number
+
+
+def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
+        rollouts: int, seed: int, bot: str, game: str,
+        figures: Callable[[State, int, State], dict[str, float]]) -> dict[str, Estimate]:
+    """The estimates of ``texts`` over ``rollouts`` states drawn by ``draw``: the engine of
+    :func:`evaluate`, for callers that draw their own states (the bidding lab)."""
+    master = seeded_rng(seed, "advisor")
+    playout = _playout(bot, game, seat)
+    sums = [0.0] * len(texts)
+    squares = [0.0] * len(texts)
+    fig_sums: list[dict[str, float]] = [{} for _ in texts]
+    fig_counts: list[dict[str, int]] = [{} for _ in texts]
+    actions: list[int] | None = None
+    for _ in range(rollouts):
+        sample_seed = int(master.random() * 2.0 ** 53)
+        play_seed = int(master.random() * 2.0 ** 53)
+        start = draw(random.Random(sample_seed))
+        if actions is None:
+            actions = [start.parse_action(text) for text in texts]
+        # the hand's score: what the totals gain from the start of the hand to its end
+        base = start.totals()[seat] - start.hand_scores()[seat]
+        for i, action in enumerate(actions):
+            state = start.clone()
+            state.apply(action)
+            playout(state, play_seed)
+            value = float(state.totals()[seat] - base)
+            sums[i] += value
+            squares[i] += value * value
+            sums_i, counts_i = fig_sums[i], fig_counts[i]
+            for key, number in figures(state, seat, start).items():
+                sums_i[key] = sums_i.get(key, 0.0) + number
+                counts_i[key] = counts_i.get(key, 0) + 1
+    out = {}
+    for i, text in enumerate(texts):
+        mean = sums[i] / rollouts
+        var = (squares[i] - rollouts * mean * mean) / (rollouts - 1) if rollouts > 1 else 0.0
+        out[text] = Estimate(mean=mean, stderr=math.sqrt(max(var, 0.0) / rollouts),
+                             figures={k: fig_sums[i][k] / fig_counts[i][k]
+                                      for k in sorted(fig_sums[i])})
+    return out
+
+
+def _playout(bot: str, game: str, seat: int) -> Callable[[State, int], None]:
+    """A function that finishes the hand of a state with ``bot``, seeded by an int."""
+    if bot == "random":
+        rng = random.Random(0)
+
+        def random_playout(state: State, play_seed: int) -> None:
+            rng.seed(play_seed)
+            state.random_playout(rng.random)
+
+        return random_playout
+    from ..bots import make_bot
+
+    heuristic = make_bot("heuristic", game, 0)
+    solve = _solver() if bot == "exact" else None
+
+    def bot_playout(state: State, play_seed: int) -> None:
+        heuristic.rng.seed(play_seed)  # type: ignore[attr-defined]
+        while True:
+            actor = state.to_act()
+            if actor < 0:
+                return
+            if solve is not None and _few_cards(state):
+                _solve_out(state, seat, solve)
+                return
+            state.apply(heuristic(state, actor))
+
+    return bot_playout
+
+
+def _few_cards(state: State) -> bool:
+    hands = getattr(state, "hands", None)
+    return (getattr(state, "phase", "") == "play" and hands is not None
+            and max(sum(len(s) for s in held) for held in hands) <= EXACT_CARDS)
+
+
+def _solver() -> Callable[[State, int], dict[int, int]]:
+    try:
+        from .solver import solve
+    except ImportError:
+        raise CardlabError("the exact bot needs the open-hand solver (cardlab.advisor.solver),"
+                           " which is not installed in this cardlab") from None
+    return solve  # type: ignore[no-any-return]
+
+
+def _solve_out(state: State, seat: int, solve: Callable[[State, int], dict[int, int]]) -> None:
+    """Finish the play with paranoid choices: ``seat`` takes its best card by the solver,
+    every other seat the card worst for ``seat`` (the first such in the engine's order)."""
+    while True:
+        actor = state.to_act()
+        if actor < 0:
+            return
+        values = solve(state, seat)
+        pick = max if actor == seat else min
+        best = pick(values.values())
+        state.apply(next(card for card in state.legal_actions() if values[card] == best))
+
+
+def _solved(state: State, seat: int, texts: Sequence[str],
+            figures: Callable[[State, int, State], dict[str, float]]) -> dict[str, Estimate]:
+    solve = _solver()
+    out = {}
+    for text in texts:
+        after = state.clone()
+        after.act(text)
+        _solve_out(after, seat, solve)
+        base = state.totals()[seat] - state.hand_scores()[seat]
+        out[text] = Estimate(mean=float(after.totals()[seat] - base), stderr=0.0,
+                             figures=figures(after, seat, state))
+    return out
+
+
+__all__ = ["BOTS", "EXACT_CARDS", "Estimate", "Evaluation", "evaluate", "run"]

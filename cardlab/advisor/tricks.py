@@ -1,0 +1,419 @@
+"""The blind sampler of the trick-taking games (Where's Bob's Hat?, Ted's Game), and their
+figures hooks.
+
+:class:`TrickSampler` reads a :class:`~cardlab.advisor.sample.SeatView` only. From it, it
+knows the seat's own cards, every card played (so who played it), the voids shown by not
+following suit, the trump (Ted's Game: the turned card, face up and in nobody's hand; Bob's
+Hat: a separate colour card, not one of the 60) and how many cards each other seat holds.
+The other cards lie in the other hands or among the cards nobody was dealt. A *layout* gives
+each unseen card a place; :class:`LayoutDrawer` draws one uniformly among the layouts that
+respect the voids: a uniform deal of the unseen cards, kept when no void is broken (rejection
+keeps uniformity), and after a run of rejections an exact draw that counts the consistent
+layouts per suit (:meth:`LayoutDrawer.count`).
+
+A template state is built once from the view (a fresh game moved to this hand, a deal
+consistent with the view, the hand's visible actions replayed); each sample clones it and
+fills in the other hands. Hidden choices are drawn per sample (docs/advisor-sampling.md):
+a face-down hat value and secret bids, by default as the heuristic bot would choose them
+with the sampled cards (``hidden="bot"``), or uniformly among the legal choices
+(``hidden="uniform"``). Samples whose drawn bids would change the seat's own legal actions
+(which it sees) are drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+from ..errors import CardlabError
+from ..games.tricks import SuitedDeck, TrickTaking
+from ..kernel import hands_by_suit
+from .sample import SeatView
+
+HAT_HIDDEN = "hat chosen"
+BID_HIDDEN = "bid (secret)"
+REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
+HIDDEN_TRIES = 200  # draws of hidden bids tried before giving up on a view
+
+
+class LayoutDrawer:
+    """Uniform draws of where the unseen cards are, given per-bucket counts and voids.
+
+    ``buckets`` is ``[(count, void_mask), ...]`` (bit ``s`` of the mask: no card of suit
+    ``s``); the cards left over go to the last, unconstrained bucket (the undealt cards).
+
+    >>> drawer = LayoutDrawer([0, 1, 2, 3], suit_of=(0, 0, 1, 1), nsuits=2,
+    ...                       buckets=[(2, 0b01), (1, 0)])
+    >>> drawer.count()  # 2 of suit 1 to the first bucket, then 1 of the other 2: 2 ways
+    2
+    >>> sorted(drawer.draw(random.Random(0))[0])
+    [2, 3]
+    """
+
+    def __init__(self, unknown: list[int], suit_of: tuple[int, ...], nsuits: int,
+                 buckets: list[tuple[int, int]]) -> None:
+        self.cards = sorted(unknown)
+        self.suit_of = suit_of
+        self.nsuits = nsuits
+        self.counts = [count for count, _ in buckets]
+        self.masks = [mask for _, mask in buckets]
+        self.dealt = sum(self.counts)
+        if self.dealt > len(self.cards):
+            raise CardlabError(f"the view is inconsistent: the other hands hold {self.dealt} "
+                               f"cards, but only {len(self.cards)} are unseen")
+        self.constrained = any(self.masks)
+        self.tries = REJECTION_TRIES
+        self.by_suit = [[c for c in self.cards if suit_of[c] == s] for s in range(nsuits)]
+        self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choices: dict[tuple[int, tuple[int, ...]],
+                            tuple[list[float], list[tuple[int, ...]]]] = {}
+        self.exact_draws = 0  # how many draws the exact method made (for tests, benchmarks)
+
+    def draw(self, rng: random.Random) -> list[list[int]]:
+        """Each bucket's cards, uniformly among the layouts that break no void."""
+        rand = rng.random
+        cards = self.cards
+        n = len(cards)
+        dealt = self.dealt
+        for _ in range(self.tries if self.constrained else 1):
+            deck = cards[:]
+            for i in range(dealt):  # the first `dealt` places of a Fisher-Yates shuffle
+                j = i + int(rand() * (n - i))
+                deck[i], deck[j] = deck[j], deck[i]
+            out = []
+            at = 0
+            ok = True
+            for count, mask in zip(self.counts, self.masks, strict=True):
+                part = deck[at:at + count]
+                at += count
+                if mask:
+                    suit_of = self.suit_of
+                    for card in part:
+                        if mask >> suit_of[card] & 1:
+                            ok = False
+                            break
+                out.append(part)
+                if not ok:
+                    break
+            if ok:
+                return out
+        # Rejection failed for a while: the voids rule out most deals. Each draw stays
+        # uniform: a uniform proposal kept, or else an exact draw, gives every consistent
+        # layout the same chance.
+        self.tries = 4
+        return self._exact(rng)
+
+    # -- the exact method: count the consistent layouts, one bucket at a time -------------
+    def count(self, bucket: int = 0, left: tuple[int, ...] | None = None) -> int:
+        """How many layouts of the cards ``left`` (unseen cards per suit) into buckets
+        ``bucket``... respect the voids (the last, undealt bucket takes the rest)."""
+        if left is None:
+            left = tuple(len(cards) for cards in self.by_suit)
+        key = (bucket, left)
+        known = self._counts.get(key)
+        if known is not None:
+            return known
+        if bucket == len(self.counts):
+            total = 1
+        else:
+            total = 0
+            for take in self._takes(bucket, left):
+                ways = 1
+                for have, k in zip(left, take, strict=True):
+                    ways *= _binomial(have, k)
+                total += ways * self.count(bucket + 1, tuple(
+                    h - k for h, k in zip(left, take, strict=True)))
+        self._counts[key] = total
+        return total
+
+    def _takes(self, bucket: int, left: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Every way (cards per suit) for ``bucket`` to hold its count out of ``left``."""
+        mask = self.masks[bucket]
+        caps = [0 if mask >> s & 1 else have for s, have in enumerate(left)]
+
+        def split(suit: int, need: int) -> Iterator[tuple[int, ...]]:
+            if suit == len(caps) - 1:
+                if need <= caps[suit]:
+                    yield (need,)
+                return
+            for k in range(min(need, caps[suit]) + 1):
+                for rest in split(suit + 1, need - k):
+                    yield (k, *rest)
+
+        return split(0, self.counts[bucket])
+
+    def _exact(self, rng: random.Random) -> list[list[int]]:
+        self.exact_draws += 1
+        rand = rng.random
+        left = tuple(len(cards) for cards in self.by_suit)
+        if self.count(0, left) == 0:
+            raise CardlabError("the view is inconsistent: no deal of the unseen cards "
+                               "respects every void shown")
+        pools = [cards[:] for cards in self.by_suit]
+        out = []
+        for bucket in range(len(self.counts)):
+            key = (bucket, left)
+            choice = self._choices.get(key)
+            if choice is None:
+                weights = []
+                takes = []
+                for take in self._takes(bucket, left):
+                    ways = 1
+                    for have, k in zip(left, take, strict=True):
+                        ways *= _binomial(have, k)
+                    ways *= self.count(bucket + 1, tuple(
+                        h - k for h, k in zip(left, take, strict=True)))
+                    if ways:
+                        weights.append(ways)
+                        takes.append(take)
+                total = sum(weights)
+                cumulative = []
+                run = 0
+                for w in weights:
+                    run += w
+                    cumulative.append(run / total)
+                choice = (cumulative, takes)
+                self._choices[key] = choice
+            cumulative, takes = choice
+            u = rand()
+            pick = next((i for i, c in enumerate(cumulative) if u < c), len(takes) - 1)
+            take = takes[pick]
+            part: list[int] = []
+            for suit, k in enumerate(take):
+                pool = pools[suit]
+                for i in range(k):  # k cards of the suit, uniformly: a partial shuffle
+                    j = i + int(rand() * (len(pool) - i))
+                    pool[i], pool[j] = pool[j], pool[i]
+                part.extend(pool[:k])
+                del pool[:k]
+            out.append(part)
+            left = tuple(h - k for h, k in zip(left, take, strict=True))
+        return out
+
+
+def _binomial(n: int, k: int) -> int:
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+def voids_shown(deck: SuitedDeck, position: dict[str, Any],
+                reneges: set[tuple[int, int]]) -> list[int]:
+    """Per seat, a mask of the suits it showed void in by not following the suit led
+    (a play flagged as a renege shows nothing: the seat held the suit)."""
+    voids = [0] * len(position["hand_counts"])
+    tricks = [t["cards"] for t in position["tricks"]] + [position["trick"]["cards"]]
+    for cards in tricks:
+        if not cards:
+            continue
+        led = deck.suit_of[deck.parse(cards[0][1])]
+        for seat, code in cards[1:]:
+            card = deck.parse(code)
+            if deck.suit_of[card] != led and (seat, card) not in reneges:
+                voids[seat] |= 1 << led
+    return voids
+
+
+class TrickSampler:
+    """Draws whole states of a trick-taking hand consistent with one seat's view.
+
+    It reads the :class:`SeatView` only; ``hidden`` says how hidden choices are drawn:
+    ``"bot"`` (the heuristic bot's choice with the sampled cards) or ``"uniform"``.
+    """
+
+    def __init__(self, view: SeatView, hidden: str = "bot") -> None:
+        if not isinstance(view, SeatView):
+            raise CardlabError(f"a sampler is made from a SeatView, not {type(view).__name__}")
+        if hidden not in ("bot", "uniform"):
+            raise CardlabError(f"hidden choices are drawn by 'bot' or 'uniform', not {hidden!r}")
+        self.view = view
+        self.hidden = hidden
+        rules = view.rules
+        self.game = rules.name
+        deck = rules.deck
+        assert isinstance(deck, SuitedDeck)
+        self.deck = deck
+        pos = view.position
+        seat = view.seat
+        self.seat = seat
+        n = rules.players
+        own = pos["hands"][seat]
+        if own is None:
+            raise CardlabError("the view holds no cards of its own seat")
+        self.own = deck.parse_many(own)
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        for trick in [t["cards"] for t in pos["tricks"]] + [pos["trick"]["cards"]]:
+            for s, code in trick:
+                self.played[s].append(deck.parse(code))
+        reneges = {(r["seat"], deck.parse(r["card"])) for r in pos.get("reneges") or []}
+        self.voids = voids_shown(deck, pos, reneges)
+        seen = set(self.own)
+        for cards in self.played:
+            seen.update(cards)
+        self.turned = deck.parse(pos["turned"]) if pos.get("turned") else -1
+        if self.turned >= 0:
+            seen.add(self.turned)
+        unknown = [c for c in range(len(deck)) if c not in seen]
+        counts = pos["hand_counts"]
+        self.others = [s for s in range(n) if s != seat]
+        self.drawer = LayoutDrawer(unknown, deck.suit_of, len(deck.suits),
+                                   [(counts[s], self.voids[s]) for s in self.others])
+        self.legal = list(pos["legal"] or [])
+        self._bot: Any = None
+        self.template, self.tail, self.hat_hidden = self._template()
+
+    # -- the template: a fresh game moved to this hand, dealt, its visible actions replayed --
+    def _template(self) -> tuple[TrickTaking, list[tuple[int, str]], bool]:
+        layout = self.drawer.draw(random.Random(0))
+        hands = self._dealt(layout)
+        state = self._dealt_state(hands)
+        hat_hidden = False
+        tail: list[tuple[int, str]] = []
+        actions = list(self.view.actions)
+        for k, (_actor, text) in enumerate(actions):
+            if text == BID_HIDDEN:  # from here on each sample replays the bids it draws
+                tail = actions[k:]
+                break
+            if text == HAT_HIDDEN:
+                hat_hidden = True
+                text = "hat +10"  # the value each sample draws is set on its clone
+            state.act(text)
+        return state, tail, hat_hidden
+
+    def _dealt(self, layout: list[list[int]]) -> list[list[int]]:
+        """Each seat's dealt cards: the cards it played and the cards it holds."""
+        hands = [played[:] for played in self.played]
+        hands[self.seat] += self.own
+        for s, cards in zip(self.others, layout, strict=True):
+            hands[s] += cards
+        return hands
+
+    def _dealt_state(self, hands: list[list[int]]) -> TrickTaking:
+        view = self.view
+        pos = view.position
+        rules = view.rules
+        codes = self.deck.codes
+        hand = pos["hand"]
+        state = rules.new_state()
+        assert isinstance(state, TrickTaking)
+        deal_hands = [[codes[c] for c in sorted(h)] for h in hands]
+        if self.game == "bobs-hat":
+            if hand > 1:
+                state.skip_to_hand(hand)  # type: ignore[attr-defined]
+            state.attempt = pos["attempt"]  # type: ignore[attr-defined]
+            state.apply_chance({"trump": pos["trump"] or "gray", "hands": deal_hands})
+            state.sheet = [row[:] for row in pos["sheet"]]  # type: ignore[attr-defined]
+            # the current row holds this hand's renege penalties of earlier attempts
+            state.row = list(pos["hand_scores"]) if not pos["hand_over"] else [  # type: ignore[attr-defined]
+                0] * rules.players
+            state.no_bid_used = list(view.public.get(  # type: ignore[attr-defined]
+                "no_bid_used", [False] * rules.players))
+        elif self.game == "teds-game":
+            state.apply_chance({"draws": pos["draw"], "first_dealer": pos["first_dealer"]})
+            if hand > 1:  # move the game on to this hand: the sheet and the dealer before it
+                state.hand_no = hand - 1  # type: ignore[attr-defined]
+                state.dealer = (pos["dealer"] - 1) % rules.players  # type: ignore[attr-defined]
+                state.sheet = [row[:] for row in pos["sheet"][:hand - 1]]  # type: ignore[attr-defined]
+            state.apply_chance({"hands": deal_hands, "turned": codes[self.turned]})
+        else:
+            raise CardlabError(f"the trick sampler does not play {self.game}")
+        return state
+
+    # -- one sample -----------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> TrickTaking:
+        """A whole state at the view's step (see :class:`~cardlab.advisor.sample.Sampler`)."""
+        for _ in range(HIDDEN_TRIES):
+            layout = self.drawer.draw(rng)
+            state = self._fill(layout)
+            if self.hat_hidden:
+                state.hat_value = self._hat(state, rng)  # type: ignore[attr-defined]
+            if not self.tail:
+                return state
+            self._replay_tail(state, rng)
+            if state.legal_texts() == self.legal:
+                return state
+            # the drawn bids would change what the seat may bid, which it sees: draw again
+        raise CardlabError("no draw of the secret bids gives the seat the bids it may make "
+                           f"here ({HIDDEN_TRIES} tries)")
+
+    def _fill(self, layout: list[list[int]]) -> TrickTaking:
+        state = self.template.clone()
+        by_suit = hands_by_suit(layout, self.deck.suit_of, len(self.deck.suits))
+        dealt = list(state.dealt_hands)
+        for s, cards, held in zip(self.others, layout, by_suit, strict=True):
+            state.hands[s] = held
+            dealt[s] = self.played[s] + cards
+        state.dealt_hands = dealt
+        return state
+
+    def _hat(self, state: TrickTaking, rng: random.Random) -> int:
+        """The hidden hat value: the bot's choice with the dealer's sampled cards, or +10 or
+        -10 at even chances."""
+        if self.hidden == "uniform":
+            return 10 if rng.random() < 0.5 else -10
+        from ..games.bobs_hat import HAT_PLUS
+
+        dealer = state.dealer  # type: ignore[attr-defined]
+        dealt = hands_by_suit([state.dealt_hands[dealer]], self.deck.suit_of,
+                              len(self.deck.suits))[0]
+        # the bot reads its own hand and the trump only: show it the hand as dealt
+        at_deal = SimpleNamespace(hands=[dealt] * state.nseats, trump=state.trump)
+        return 10 if self._heuristic()._hat(at_deal, dealer) == HAT_PLUS else -10
+
+    def _replay_tail(self, state: TrickTaking, rng: random.Random) -> None:
+        for actor, text in self.tail:
+            if text != BID_HIDDEN:
+                state.act(text)
+                continue
+            legal = state.legal_actions()
+            if self.hidden == "uniform":
+                state.apply(legal[int(rng.random() * len(legal))])
+            else:
+                bot = self._heuristic()
+                bot.rng = rng
+                state.apply(bot(state, actor))
+
+    def _heuristic(self) -> Any:
+        if self._bot is None:
+            from ..bots import make_bot
+
+            self._bot = make_bot("heuristic", self.game, 0)
+        return self._bot
+
+
+# -- figures hooks ----------------------------------------------------------------------
+def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
+    """``"made <bid>"`` for each bid of the seat (1 when it scored its points), and
+    ``"hat"`` (1 when the seat ends holding Bob's Hat).
+
+    >>> import cardlab, random
+    >>> table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=1)
+    >>> state = table.state
+    >>> start = state.clone()
+    >>> state.random_playout(random.Random(0).random)
+    >>> figures = bobs_hat_figures(state, 0, start)
+    >>> sorted(figures)[-1], all(v in (0.0, 1.0) for v in figures.values())
+    ('made most-black', True)
+    """
+    parts = end.score_parts()
+    out: dict[str, float] = {}
+    if parts is not None:
+        for word, points in parts[seat].items():
+            if word not in ("hat", "renege"):
+                out[f"made {word}"] = 1.0 if points > 0 else 0.0
+    out["hat"] = 1.0 if end.hat_holder() == seat else 0.0
+    return out
+
+
+def teds_game_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
+    """``"made"``: 1 when the seat took exactly the tricks it bid."""
+    return {"made": 1.0 if end.tricks_won[seat] == end.bids[seat] else 0.0}
+
+
+__all__ = ["LayoutDrawer", "TrickSampler", "bobs_hat_figures", "teds_game_figures",
+           "voids_shown"]
