@@ -39,6 +39,7 @@ from ..frames import note_languages
 from ..game import State
 from ..replay import Action, LinePath, Replay
 from ..seatview import seat_positions, visible_action, visible_note, visible_variations
+from .analysis import decisions_data, eval_entry, visible_to
 from .texts import (
     BADGES,
     RING,
@@ -112,6 +113,7 @@ class _View:
         self.last: dict[str, Any] = {}
         self.parts: tuple[dict[str, Any], list[dict[str, Any]], list[str] | None] | None = None
         self.pending: list[tuple[dict[str, Any], int, str]] = []  # moves still read otherwise
+        self.evals: dict[str, dict[str, Any]] = {}  # step → the decision's values (analysis)
 
     def add(self, public: dict[str, Any], private: list[dict[str, Any]],
             alt: list[str] | None) -> None:
@@ -214,6 +216,23 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
         prev_key = key
         for view in views:
             _update_pending(ctx, state, view, step)
+        if not last:
+            _add_eval(ctx, actions[k], step, views)
+
+
+def _add_eval(ctx: Context, action: Action, step: int, views: list[_View]) -> None:
+    """The values of the decision made at ``step`` (an analysed action's ``eval`` record),
+    in the views that may hold them (:func:`analysis.visible_to`)."""
+    record = getattr(action, "eval", None)  # present on analysed replays only
+    if not record:
+        return
+    entry = None
+    for view in views:
+        name = None if view.seat is None else ctx.seats[view.seat]
+        if visible_to(record, action.seat, name):
+            entry = entry or eval_entry(ctx.game, ctx.seats, ctx.seats.index(action.seat),
+                                        record, ctx.low_wins)
+            view.evals[str(step)] = entry
 
 
 def _branch_label(ctx: Context, state: State, seat: int | None, hand: int, index: int,
@@ -424,9 +443,14 @@ def build_views(replay: Replay, seats: Iterable[int | None],
         _walk(ctx, state, _Line(h, record.actions, step, own), views, at_deal)
         step += len(record.actions) + 1
     labels: dict[tuple[int | None, int], str] = {}
+    analysed = any(view.evals for view in views)
     for view in views:
         labels.update({(view.seat, lid): text for lid, text in view.labels.items()})
-        out[_key(replay, view.seat)].append(_line_data(view, "main line"))
+        data = _line_data(view, "main line")
+        if analysed:  # the report of the main line: costly decisions, luck against skill
+            starts = {entry["i"]: entry["s"] for entry in view.hands}
+            data.update(decisions_data(replay, starts, step - 1, view.seat))
+        out[_key(replay, view.seat)].append(data)
     for lid, (hand, path) in enumerate(lines[1:], 1):
         assert hand is not None
         start, at_deal = deal_states[hand]
@@ -451,6 +475,8 @@ def _line_data(view: _View, label: str) -> dict[str, Any]:
             "final": {"sheet": last.get("sheet", []), "pts": last.get("pts", [])}}
     if view.base is not None:
         data["base"] = ""  # each frame is what differs from everyone's at the same step
+    if view.evals:
+        data["ev"] = view.evals
     return data
 
 

@@ -36,7 +36,7 @@ EXPORT = "export default { render };"
 BOOT = """
 const movie = JSON.parse(document.getElementById("cardlab-movie").textContent);
 const state = { movie, step: 0, seat: movie.start || "", line: 0, lang: movie.lang,
-  show_all: false, big: false };
+  show_all: false, big: false, evaluate: false };
 const handlers = {};
 const model = {
   get: (key) => state[key],
@@ -69,8 +69,23 @@ def script_json(data: Any) -> str:
     return text
 
 
-def _front_end() -> tuple[str, str]:
+def module_source() -> str:
+    """The front-end's one ES module: ``viewer.js`` with ``evaluate.js`` (the advisor's
+    part, kept in its own file to stay readable) put before its export line.
+
+    >>> source = module_source()
+    >>> source.index("function evaluateView") < source.index(EXPORT)
+    True
+    """
     js = (HERE / "viewer.js").read_text(encoding="utf-8")
+    extra = (HERE / "evaluate.js").read_text(encoding="utf-8")
+    if js.count(EXPORT) != 1:
+        raise RuntimeError("viewer.js must end with its one export line")  # our own file
+    return js.replace(EXPORT, extra + "\n" + EXPORT)
+
+
+def _front_end() -> tuple[str, str]:
+    js = module_source()
     css = (HERE / "viewer.css").read_text(encoding="utf-8")
     if EXPORT not in js or "</script" in js.lower() or "</style" in css.lower():
         raise RuntimeError("viewer.js/viewer.css cannot be inlined as they are")  # our files

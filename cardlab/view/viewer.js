@@ -198,7 +198,11 @@ function render({ model, el: host }) {
   const [lineWrap, lineSelect] = select("cardlab-line-select", "line");
   const [allWrap, showAll] = checkbox("cardlab-show-all", "show all results");
   const [bigWrap, bigBox] = checkbox("cardlab-big", "big");
-  options.append(seatWrap, langWrap, lineWrap, speedWrap, allWrap, bigWrap);
+  const [evalWrap, evalBox] = checkbox("cardlab-evaluate", "evaluate");
+  options.append(seatWrap, langWrap, lineWrap, speedWrap, allWrap, bigWrap, evalWrap);
+  // the advisor's numbers (evaluate.js): values on the actions, the chart, costly decisions
+  const advice = evaluateView({ goto: (index, step) => setState({ line: index, step }),
+    send: (msg) => model.send(msg) });
 
   const main = el("div", "cardlab-main");
   const stage = el("div", "cardlab-stage");
@@ -220,7 +224,7 @@ function render({ model, el: host }) {
   const explain = el("div", "cardlab-explain");
   const note = el("div", "cardlab-note");
   const result = el("div", "cardlab-result");
-  stage.append(table, status, explain, result, note);
+  stage.append(table, status, advice.panel, explain, result, note);
   const side = el("div", "cardlab-side");
   side.appendChild(el("div", "cardlab-panel-title", "Moves"));
   const moves = el("div", "cardlab-moves");
@@ -237,7 +241,7 @@ function render({ model, el: host }) {
   const sheetBox = el("div", "cardlab-sheet");
   const chartBox = el("div", "cardlab-chart");
   bottom.append(sheetBox, chartBox);
-  root.append(head, controls, options, main, whatif, bottom);
+  root.append(head, controls, options, main, whatif, bottom, advice.analysis);
 
   // -- state ---------------------------------------------------------------------------------
   let movie = null;
@@ -608,6 +612,8 @@ function render({ model, el: host }) {
     root.classList.toggle("cardlab-big-mode", !!get("big"));
     bigBox.checked = !!get("big");
     showAll.checked = !!get("show_all");
+    evalBox.checked = !!get("evaluate");
+    evalWrap.hidden = !(movie.explore || advice.hasAnalysis(movie));  // nothing to show
     const seats = movie.choices || Object.keys(movie.views);
     fillSelect(seatSelect, seats.map((k) => [k, k === "" ? "everyone (all hands)" : `${k}'s view`]), key);
     seatSelect.disabled = seats.length < 2;
@@ -622,8 +628,9 @@ function render({ model, el: host }) {
     const lineIndex = Math.min(get("line") || 0, movie.views[key].length - 1);
     const top = current.frames.length - 1;
     const step = Math.min(Math.max(get("step") || 0, 0), top);
+    const evaluating = !!get("evaluate") && !evalWrap.hidden;
     const stamp = [key, lineIndex, step, get("lang"), get("show_all"), movie.lines.length,
-      get("big")].join("|");
+      get("big"), evaluating].join("|");
     root.dataset.step = String(step);
     root.dataset.line = String(lineIndex);
     fillSelect(lineSelect, movie.views[key].map((l, i) => [i, l.label]), lineIndex);
@@ -639,6 +646,8 @@ function render({ model, el: host }) {
     const frame = current.frames[step];
     const place = movie.places[key] || movie.places[""];
     movie.seats.forEach((_, s) => drawSeat(seatBoxes[s], (frame.seats || {})[String(s)] || {}));
+    advice.draw({ movie, data: current.data, main: movie.views[key][0], key, lineIndex, step,
+      on: evaluating, showAll: !!get("show_all"), seatBoxes });
     drawCentre(frame, place);
     status.textContent = frame.st || "";
     explain.textContent = frame.ex || "";
@@ -697,6 +706,7 @@ function render({ model, el: host }) {
   });
   showAll.addEventListener("change", () => setState({ show_all: showAll.checked }));
   bigBox.addEventListener("change", () => setState({ big: bigBox.checked }));
+  evalBox.addEventListener("change", () => setState({ evaluate: evalBox.checked }));
   tryButton.addEventListener("click", () => {
     if (!whatSelect.value) return;
     message.textContent = "the bots are playing the hand out…";
@@ -731,6 +741,7 @@ function render({ model, el: host }) {
     drawn = "";
     movesKey = "";
     sheetBox.cardlabRows = chartBox.cardlabPoints = undefined;
+    advice.reset();
     if (movie) {
       title.textContent = movie.title;
       subtitle.textContent = movie.subtitle;
@@ -741,9 +752,10 @@ function render({ model, el: host }) {
   const onChange = () => draw();
   const onMessage = (msg) => {
     if (msg && msg.type === "explored") message.textContent = msg.text || "";
+    advice.onMessage(msg);
   };
   model.on("change:movie", onMovie);
-  for (const key of ["step", "seat", "line", "lang", "show_all", "big"]) {
+  for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate"]) {
     model.on("change:" + key, onChange);
   }
   model.on("msg:custom", onMessage);
@@ -752,7 +764,7 @@ function render({ model, el: host }) {
   return () => {
     stopAutoplay();
     model.off("change:movie", onMovie);
-    for (const key of ["step", "seat", "line", "lang", "show_all", "big"]) {
+    for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate"]) {
       model.off("change:" + key, onChange);
     }
     model.off("msg:custom", onMessage);

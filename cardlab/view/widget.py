@@ -37,6 +37,7 @@ from ..errors import CardlabError
 from ..frames import require
 from ..replay import LinePath, Replay, index_of_hand
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
+from .page import module_source
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
@@ -48,7 +49,7 @@ BOT_KINDS = ("heuristic", "random")
 class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
 
-    _esm = HERE / "viewer.js"
+    _esm = module_source()  # viewer.js with evaluate.js, one module
     _css = HERE / "viewer.css"
     movie = traitlets.Dict({}).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
@@ -57,6 +58,7 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     lang = traitlets.Unicode("en").tag(sync=True)
     show_all = traitlets.Bool(False).tag(sync=True)
     big = traitlets.Bool(False).tag(sync=True)
+    evaluate = traitlets.Bool(False).tag(sync=True)  # the advisor's values on the actions
 
 
 class ReplayViewer:
