@@ -73,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     from .simulation.command import add_parser as add_simulate  # light: no pandas/pyarrow
 
     add_simulate(sub)
+    from .analyse import add_parser as add_analyse
+
+    add_analyse(sub)
     return parser
 
 
@@ -152,6 +155,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         from .simulation.command import run as simulate
 
         return simulate(args)
+    if args.command == "analyse":
+        from .analyse import run_command
+
+        _say(run_command(_load(args), args.file, args.out, args.seat, args.rollouts, args.seed,
+                         args.bot, args.workers))
+        return 0
     if args.command == "play":
         options: dict[str, Any] = dict(parse_option_pairs(args.option))
         for name in ("game", "seed", "seats", "meta"):  # new_game's own keywords

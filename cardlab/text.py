@@ -74,6 +74,20 @@ def _may_renege(state: State) -> bool:
     return getattr(state, "renege", True) is not None
 
 
+def _marked(replay: Replay, hand_index: int, index: int, action: Action,
+            low_score_wins: bool) -> tuple[str, str]:
+    """The mark of an evaluated action (``""``, ``"?"`` or ``"??"``, by
+    :func:`cardlab.advisor.report.judge`) and the line that says what it lost."""
+    from .advisor.report import judge, played_text
+
+    assert action.eval is not None
+    played = played_text(replay, hand_index + 1, index, action)
+    verdict = judge(action.eval["values"], played, low_score_wins)
+    how = "exact" if action.eval.get("exact") else f"{action.eval['rollouts']} rollouts"
+    return verdict.mark, (f"    {verdict.mark} {action.seat}: {played} lost {verdict.loss:.1f} "
+                          f"expected points; best {verdict.best} ({how})")
+
+
 def render(replay: Replay, seat: int | None = None, lang: str = "en",
            notes: bool = True) -> str:
     """The replay as readable text (``seat``: only what that seat could see, step by step).
@@ -82,6 +96,10 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
     when it happened: a secret bid reads ``bid (secret)`` at its step, and a line
     ``… (revealed)`` follows at the step where the seat learns it (all have bid, the hat is
     found). For a long replay, write the lines of :func:`render_steps` as they come.
+
+    An analysed replay (``cardlab analyse``) marks a decision that lost expected points with
+    ``?`` or ``??`` (docs/advisor.md gives the thresholds), followed by a line saying what it
+    lost and what was best; a seat's view marks only that seat's own decisions.
     """
     return "\n".join(line for _, lines in render_steps(replay, seat, lang, notes)
                      for line in lines)
@@ -110,6 +128,8 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
     yield None, [title, "Seats: " + ", ".join(seats)]
     seat_number = {name: s for s, name in enumerate(seats)}
     low_score_wins = replay.rules.low_score_wins
+    trick_marks: dict[int, str] = {}  # seat -> the mark of its play in the current trick
+    comments: list[str] = []  # what a marked decision lost, said after its line
     done_tricks = 0
     has_tricks = has_renege = False
     redacted: list[tuple[int, str, str]] = []  # (actor, text, as shown) of hidden actions
@@ -130,16 +150,26 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
             note = action.note
             actor = seat_number[action.seat]
             shown = visible_action(state, actor, action.act, seat)
+            mark = ""
+            # in a seat's view only its own decisions: another's values name its cards
+            if action.eval is not None and (seat is None or seat == actor):
+                mark, comment = _marked(replay, hand_index, index - 1, action, low_score_wins)
+                if mark:
+                    comments.append(comment)
             if not has_tricks or not shown.startswith("play"):
-                lines.append(f"  {action.seat}: {shown}")
+                lines.append(f"  {action.seat}: {shown}{mark}")
                 if action.act != shown:
                     redacted.append((actor, action.act, shown))
+            elif mark:
+                trick_marks[actor] = mark
         if has_tricks and _trick_count(state, pos, seat) > done_tricks:
             if pos is None:
                 pos = seat_position(state, seat)
             done_tricks = len(pos["tricks"])
             trick = pos["tricks"][-1]
-            cards = ", ".join(f"{seats[s]} {code}" for s, code in trick["cards"])
+            cards = ", ".join(f"{seats[s]} {code}{trick_marks.get(s, '')}"
+                              for s, code in trick["cards"])
+            trick_marks.clear()
             lines.append(f"  Trick {done_tricks}: {cards} → {seats[trick['winner']]} "
                          f"({trick['winning_card']}: {trick['reason']})")
             holder = pos.get("hat", {}).get("holder")
@@ -158,6 +188,9 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
                 if renege.get("redeal"):
                     text += ", the hand is dealt again"
                 lines.append(text)
+        if comments and (not trick_marks or index == len(line)):
+            lines.extend(comments)  # a play's comment waits for its trick's line
+            comments.clear()
         if notes and note is not None:
             said = _note(visible_note(state, note, seat), lang)
             if said:

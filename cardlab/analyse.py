@@ -1,0 +1,253 @@
+"""Analyse a whole replay: the advisor's evaluation of every decision of the main line.
+
+:func:`analyse` evaluates each decision (of every seat, or of one) with
+:func:`cardlab.advisor.evaluate` and returns a new replay whose actions carry the results as
+eval records (docs/replay-format.md); ``cardlab analyse REPLAY`` does the same on the command
+line and writes the analysed replay atomically. ``cardlab show`` then marks the costly
+decisions with ``?`` and ``??`` and :mod:`cardlab.advisor.report` lists them.
+
+A *decision* is a position of the main line where the seat to act has two or more legal
+actions and makes the next action itself: a forced action (one legal card) has nothing to
+evaluate, and an out-of-turn action (a Ted's Game bid change) is no choice of the seat to act.
+
+Each decision gets its own seed, derived from ``(seed, hand, index)`` alone and stored in its
+record, so a decision's numbers do not depend on which other decisions were analysed, on the
+order, or on how many processes shared the work: ``workers=2`` gives the very same replay as
+``workers=1``, and ``evaluate(replay, hand, index, rollouts=N, seed=record["seed"],
+bot=...)`` gives the record's numbers again.
+
+>>> import cardlab
+>>> from cardlab.bots import make_bot
+>>> game = cardlab.new_game("teds-game", players=3, seed=2, start_size=2)
+>>> game.play([make_bot("heuristic", "teds-game", seed=s) for s in range(3)])
+>>> done = analyse(game.replay, rollouts=20, progress=False)
+>>> record = done.hands[0].actions[0].eval
+>>> record["seat"] == done.hands[0].actions[0].seat, record["rollouts"]
+(True, 20)
+>>> cardlab.loads(done.to_json()) == done   # it saves, validates and loads back the same
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .cursor import walk
+from .errors import OptionError, brief
+from .loader import EVAL_BOTS
+from .replay import Replay
+
+SEED_BITS = 53  # a derived seed stays an exact number in JavaScript too (the viewer reads it)
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """Where a decision is: hand (from 1), actions made before it, and the seat (0-based)."""
+
+    hand: int
+    index: int
+    seat: int
+
+
+def decision_seed(seed: int, hand: int, index: int) -> int:
+    """The seed of the decision after ``index`` actions of hand ``hand``: from these three
+    alone (BLAKE2b), a whole number below 2**53.
+
+    >>> decision_seed(0, 1, 0) == decision_seed(0, 1, 0) != decision_seed(0, 1, 1)
+    True
+    """
+    material = f"cardlab-analyse:{seed}:{hand}:{index}".encode()
+    digest = hashlib.blake2b(material, digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+
+
+def decisions(replay: Replay, seat: int | None = None) -> list[Decision]:
+    """Every decision of the main line (see the module's docstring), hand by hand, in
+    order; ``seat`` (0-based): that seat's only."""
+    out: list[Decision] = []
+    for _, hand_index, index, state in walk(replay):
+        actions = replay.hands[hand_index].actions
+        if index >= len(actions):
+            continue
+        to_act = state.to_act()
+        if to_act < 0 or (seat is not None and to_act != seat):
+            continue
+        if actions[index].seat != replay.seats[to_act]:
+            continue  # made out of turn: no choice of the seat to act
+        if len(state.legal_actions()) < 2:
+            continue  # forced
+        out.append(Decision(hand_index + 1, index, to_act))
+    return out
+
+
+def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed: object,
+                  bot: object, workers: object) -> int | None:
+    """Refuse a bad option before any work, naming it; return the seat number (or None)."""
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise OptionError(f"rollouts is a whole number of at least 1, not {brief(rollouts)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"seed is a whole number, not {brief(seed)}")
+    if bot not in EVAL_BOTS:
+        raise OptionError(f"the bot is one of {', '.join(EVAL_BOTS)}, not {brief(bot)}")
+    if bot == "exact" and replay.game not in ("bobs-hat", "teds-game"):
+        raise OptionError(f"the exact bot plays the trick-taking games, not {replay.game}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise OptionError(f"workers is a whole number of at least 1, not {brief(workers)}")
+    if seat is None:
+        return None
+    if isinstance(seat, str):
+        return replay.seat_index(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(replay.seats):
+        raise OptionError(f"the seat is a name ({', '.join(replay.seats)}) or a number from 0 "
+                          f"to {len(replay.seats) - 1}, not {brief(seat)}")
+    return seat
+
+
+def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, seed: int = 0,
+            bot: str = "heuristic", progress: bool = True, workers: int | None = 1) -> Replay:
+    """A copy of ``replay`` with an eval record on every decision of the main line (of
+    ``seat`` only: its name or 0-based number), by :func:`cardlab.advisor.evaluate` with
+    ``rollouts`` samples per decision and the rollout ``bot``.
+
+    Eval records already on those actions are replaced; others are kept. ``progress`` draws
+    a tqdm bar on standard error. ``workers`` processes share the decisions (``None``: one
+    per core); the result is the same for any number (see the module's docstring).
+    """
+    number = check_options(replay, seat, rollouts, seed, bot, workers)
+    out = replay.copy()
+    points = decisions(out, number)
+    tasks = [(p.hand, p.index, decision_seed(seed, p.hand, p.index)) for p in points]
+    count = (os.cpu_count() or 1) if workers is None else workers
+    count = max(1, min(count, len(tasks)))
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), desc="analyse", unit="decision", file=sys.stderr,
+               disable=not progress, leave=False)
+    try:
+        for (hand, index, _), record in _results(out, tasks, rollouts, bot, count):
+            out.hands[hand - 1].actions[index].eval = record
+            bar.update(1)
+    finally:
+        bar.close()
+    return out
+
+
+def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: int, bot: str,
+             workers: int) -> Iterator[tuple[tuple[int, int, int], dict[str, Any]]]:
+    if workers <= 1:
+        for task in tasks:
+            yield task, _evaluate(replay, task, rollouts, bot)
+        return
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # Each worker loads the replay once; a task is three numbers, a result one record.
+    with ProcessPoolExecutor(workers, initializer=_start_worker,
+                             initargs=(replay.to_json(), rollouts, bot)) as pool:
+        pending = {pool.submit(_work, task): task for task in tasks}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield pending.pop(future), future.result()
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def _evaluate(replay: Replay, task: tuple[int, int, int], rollouts: int, bot: str
+              ) -> dict[str, Any]:
+    from .advisor import evaluate
+
+    hand, index, seed = task
+    return evaluate(replay, hand, index, rollouts=rollouts, seed=seed, bot=bot).record()
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(text: str, rollouts: int, bot: str) -> None:
+    from .replay import loads
+
+    _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot)
+
+
+def _work(task: tuple[int, int, int]) -> dict[str, Any]:
+    return _evaluate(_WORKER["replay"], task, _WORKER["rollouts"], _WORKER["bot"])
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``cardlab analyse`` on the CLI's subparsers (cardlab/cli.py calls this)."""
+    from .limits import Limits
+
+    command = sub.add_parser("analyse", help="evaluate every decision with the advisor and "
+                                              "write the analysed replay")
+    command.add_argument("file")
+    command.add_argument("--seat", help="only this seat's decisions (default: every seat)")
+    command.add_argument("--rollouts", default="200",
+                         help="samples per decision, each played out (default 200)")
+    command.add_argument("--seed", default="0", help="a whole number (default 0)")
+    command.add_argument("--bot", default="heuristic",
+                         help=f"the rollout policy: {', '.join(EVAL_BOTS)} (default heuristic)")
+    command.add_argument("--workers", help="processes sharing the work (default: one per "
+                                           "core); the result is the same for any number")
+    command.add_argument("-o", "--out", help="where to write the analysed replay (default: "
+                                             "<name>-analysed.json in the current folder)")
+    command.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                         help="raise (or lower) a limit of what the file may hold; the limits "
+                              f"are {', '.join(Limits.names())}")
+
+
+def default_output(file: str) -> str:
+    """Where ``cardlab analyse FILE`` writes without ``-o``: ``<name>-analysed.json`` in the
+    current folder (never over the input, which may be a shipped example).
+
+    >>> default_output("replays/game.json")
+    'game-analysed.json'
+    """
+    return os.path.splitext(os.path.basename(file))[0] + "-analysed.json"
+
+
+def run_command(replay: Replay, file: str, out: str | None, seat: str | None, rollouts: str,
+                seed: str, bot: str, workers: str | None) -> str:
+    """The ``cardlab analyse`` command (after loading): check the options, analyse, write
+    atomically; return the line to print. Every bad option is an :class:`OptionError`."""
+    from .files import check_target
+
+    text = rollouts.strip()
+    if not (text.isdecimal() and text.isascii()) or int(text) < 1:
+        raise OptionError(f"--rollouts takes a whole number of at least 1, not {rollouts!r}")
+    seed_text = seed.strip()
+    try:
+        seed_number = int(seed_text)
+    except ValueError:
+        raise OptionError(f"--seed takes a whole number, not {seed!r}") from None
+    if bot not in EVAL_BOTS:
+        raise OptionError(f"--bot is one of {', '.join(EVAL_BOTS)}, not {bot!r}")
+    count: int | None = None
+    if workers is not None:
+        if not (workers.strip().isdecimal() and workers.isascii()) or int(workers) < 1:
+            raise OptionError(f"--workers takes a whole number of at least 1, not {workers!r}")
+        count = int(workers)
+    number: int | None = None
+    if seat is not None:
+        try:
+            number = replay.seat_index(seat)
+        except OptionError as err:
+            raise OptionError(f"{file}: {err}") from None
+    target = default_output(file) if out is None else out
+    check_target(target)  # before the work, not after
+    done = analyse(replay, seat=number, rollouts=int(text), seed=seed_number, bot=bot,
+                   progress=True, workers=count)
+    done.save(target)
+    evaluated = len(decisions(done, number))
+    return f"wrote {target}: {evaluated} decisions evaluated, {int(text)} rollouts each"
+
+
+__all__ = ["Decision", "add_parser", "analyse", "decision_seed", "decisions", "default_output"]
