@@ -530,3 +530,130 @@ def test_cardlab_html_writes_the_page(tmp_path, capsys):
     err = capsys.readouterr().err
     assert done.value.code == 2 and err.count("\n") == 1 and "Tone, Remo, Kathrine, Brad" in err
     assert not (tmp_path / "x.html").exists()
+
+
+# -- Evaluate: the advisor's records in the movie ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def analysed() -> cardlab.Replay:
+    """The review with every decision evaluated (few random rollouts: the movie only carries
+    the numbers), and Tone's first card of hand 1 solved exactly with every hand open."""
+    from cardlab.advisor import evaluate
+    from cardlab.analyse import analyse
+
+    replay = analyse(cardlab.load(REVIEW), rollouts=12, bot="random", progress=False)
+    replay.hands[0].actions[20].eval = evaluate(replay, 1, 20, open_hands=True).record()
+    return replay
+
+
+def _decision_steps(replay: cardlab.Replay) -> dict[int, tuple[int, dict]]:
+    """Main-line step where each evaluated decision is made → (actor, record)."""
+    out, step = {}, 0
+    for hand in replay.hands:
+        for index, action in enumerate(hand.actions):
+            if action.eval is not None:
+                out[step + index] = (replay.seats.index(action.seat), action.eval)
+        step += len(hand.actions) + 1
+    return out
+
+
+def test_each_decision_carries_its_values_at_its_step(analysed):
+    movie = build_movie(analysed)
+    data = movie["views"][""][0]
+    wanted = _decision_steps(analysed)
+    assert exact_step_in(wanted) and len(wanted) > 30
+    assert {int(s) for s in data["ev"]} == set(wanted)
+    low = analysed.rules.low_score_wins
+    for step, (actor, record) in wanted.items():
+        entry = data["ev"][str(step)]
+        frame = frame_at(movie, step)
+        assert entry["p"] == actor and "turn" in frame["seats"][str(actor)]["b"]
+        assert [row[0] for row in entry["v"]] == sorted(
+            record["values"], key=lambda t: record["values"][t][0], reverse=not low)
+        assert {row[0]: row[2:4] for row in entry["v"]} == record["values"]
+        means = [pair[0] for pair in record["values"].values()]
+        assert entry["best"] == [t for t, v in record["values"].items() if v[0] == max(means)]
+        assert entry["worst"] == ([t for t, v in record["values"].items()
+                                   if v[0] == min(means)] if min(means) < max(means) else [])
+        for row in entry["v"]:  # best and worst say so without colour too
+            assert row[6] == ("▲" if row[0] in entry["best"] else
+                              "▼" if row[0] in entry["worst"] else "")
+        held = frame["seats"][str(actor)]["h"]
+        for code, i in entry["c"].items():  # a card's value is the action that plays it
+            assert code in held and entry["v"][i][0] == f"play {code}"
+        assert ("exact hand score" in entry["src"]) == bool(record.get("exact"))
+        if not record.get("exact"):
+            assert f"over {record['rollouts']} sampled deals, played out by random play" \
+                in entry["src"]
+
+
+def exact_step_in(wanted: dict[int, tuple[int, dict]]) -> bool:
+    return any(record.get("exact") for _, record in wanted.values())
+
+
+def test_the_report_gives_the_chart_costly_decisions_and_luck(analysed):
+    from cardlab.advisor import report
+
+    data = build_movie(analysed)["views"][""][0]
+    starts = {entry["i"]: entry["s"] for entry in data["hands"]}
+    decisions = report.decisions(analysed)
+    assert [(d["s"], d["p"], d["l"], d["m"]) for d in data["dec"]] == [
+        (starts[d.hand] + d.index, d.seat, d.loss, d.mark) for d in decisions]
+    for d in data["dec"]:
+        assert d["pv"] <= d["bv"] and d["t"].startswith(analysed.seats[d["p"]] + ", hand ")
+    rows = report.luck(analysed)
+    assert [(r["h"], r["p"], r["r"], r["e"], r["k"], r["u"]) for r in data["luck"]] == [
+        (r.hand, r.seat, r.result, r.expected, r.skill, r.luck) for r in rows]
+    ends = {1: starts[2] - 1, 2: len(data["frames"]) - 1}  # luck shows at the hand's end
+    assert all(r["s"] == ends[r["h"]] for r in data["luck"])
+    assert "ev" not in build_movie(cardlab.load(REVIEW))["views"][""][0]  # none: no panel
+
+
+@pytest.mark.parametrize("solo", [True, False], ids=["seat-movie", "every-view-movie"])
+def test_a_seat_view_holds_only_its_own_decisions_values(analysed, solo):
+    movie = build_movie(analysed, seat=None if not solo else 0)
+    wanted = _decision_steps(analysed)
+    for seat, name in enumerate(analysed.seats):
+        if solo and seat:
+            movie = build_movie(analysed, seat=seat)
+        data = movie["views"][name][0]
+        own = {s for s, (actor, record) in wanted.items()
+               if actor == seat and not record.get("exact")}  # exact: every hand was open
+        assert {int(s) for s in data["ev"]} == own and own
+        assert {d["p"] for d in data["dec"]} == {seat} == {r["p"] for r in data["luck"]}
+
+
+def test_a_seat_movie_of_an_analysed_replay_holds_nothing_hidden(analysed):
+    for seat in range(len(analysed.seats)):
+        _check_seat_movie(analysed, seat)  # every frame, and the whole movie's codes
+        name = analysed.seats[seat]
+        data = build_movie(analysed, seat=seat)["views"][name][0]
+        states = list(_states(analysed, None, ()))
+        for key, entry in data["ev"].items():  # values: at the step they belong to
+            assert not hidden_from(states[int(key)], seat).leaks(json.dumps(entry)), (name, key)
+        for d in data["dec"]:  # what was played: from the next step
+            assert not hidden_from(states[d["s"] + 1], seat).leaks(json.dumps(d)), (name, d)
+
+
+def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
+    brad = _embedded_movie(analysed.to_html(seat="Brad"))
+    assert {e["p"] for e in brad["views"]["Brad"][0]["ev"].values()} == {BRAD}
+    bare = cardlab.load(REVIEW)
+    viewer = ReplayViewer(bare).goto_action(1, 19).set_evaluate()
+    assert viewer.widget.evaluate is True
+    sent = []
+    viewer.widget.send = sent.append
+    viewer._on_message(viewer.widget, {"type": "evaluate", "line": 0, "step": 19}, [])
+    assert sent[-1] == {"type": "evaluated",
+                        "text": "Brad's choices evaluated over 200 sampled deals"}
+    record = bare.hands[0].actions[19].eval  # kept on the kernel's replay
+    assert record["seat"] == "Brad" and set(record["values"]) == {"play black3", "play black12"}
+    assert viewer._line_data()["ev"]["19"]["p"] == BRAD
+    viewer.set_seat("Tone")
+    with pytest.raises(CardlabError, match="this is Brad's decision, not Tone's"):
+        viewer.evaluate()
+    assert "19" not in viewer._line_data().get("ev", {})  # Brad's values: not in Tone's view
+    viewer.set_seat(None).last()
+    viewer._on_message(viewer.widget, {"type": "evaluate", "line": 0,
+                                       "step": viewer.step}, [])
+    assert sent[-1]["text"].startswith("refused: nothing was played after step")

@@ -64,7 +64,7 @@ def source_text(record: dict[str, Any], actor: str, low: bool = False) -> str:
     n = int(record.get("rollouts", 0))
     bot = BOTS.get(str(record.get("bot")), str(record.get("bot")))
     return (f"{actor}'s choices: expected {what} over {n} sampled deal"
-            f"{'' if n == 1 else 's'}, played out by {bot} (seed {record.get('seed', 0)}); "
+            f"{'' if n == 1 else 's'}, played out by {bot}; "
             "± one standard error")
 
 

@@ -44,6 +44,7 @@ traitlets = require("traitlets")
 
 HERE = Path(__file__).parent
 BOT_KINDS = ("heuristic", "random")
+EVALUATE_ROLLOUTS = 200  # the browser's "evaluate this decision": a modest number, quickly
 
 
 class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
@@ -133,6 +134,8 @@ class ReplayViewer:
             self.widget.movie = self._movie_for(key)
 
     def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "evaluate":
+            self._on_evaluate(content)
         if not isinstance(content, dict) or content.get("type") != "explore":
             return
         try:
@@ -145,6 +148,18 @@ class ReplayViewer:
         except CardlabError as err:
             text = f"refused: {err}"
         self.widget.send({"type": "explored", "text": text})
+
+    def _on_evaluate(self, content: dict[str, Any]) -> None:
+        """The browser's Evaluate asks for the values of a decision that has none."""
+        try:
+            if content.get("line") != self.widget.line or content.get("step") != self.step:
+                raise CardlabError("the viewer moved on before the values were asked for")
+            record = self.evaluate(rollouts=EVALUATE_ROLLOUTS)
+            text = (f"{record['seat']}'s choices evaluated over {record['rollouts']} sampled "
+                    "deals")
+        except CardlabError as err:
+            text = f"refused: {err}"
+        self.widget.send({"type": "evaluated", "text": text})
 
     def _word(self) -> str:
         return "game" if self.replay.game == "whot" else "hand"
@@ -268,11 +283,8 @@ class ReplayViewer:
         views = self.widget.movie["views"][self._key()]
         return [(data["label"], i) for i, data in enumerate(views)]
 
-    def explore(self, action: str, bots: str | None = None, seed: int | str = 0
-                ) -> _explore.Branch:
-        """Play ``action`` instead of the recorded one at this step; bots finish the hand;
-        the variation is stored in the replay, sent to the browser and shown. An illegal
-        action raises the engine's :class:`~cardlab.errors.IllegalActionError`."""
+    def _where(self) -> tuple[int, int, LinePath]:
+        """The hand (from 1), the actions of it made, and the line's path, of this step."""
         entry = self.widget.movie["lines"][self.widget.line]
         data = self._line_data()
         hand = entry["hand"]
@@ -283,7 +295,47 @@ class ReplayViewer:
         else:
             start = 0
         path: LinePath = tuple(tuple(p) for p in entry["path"])  # type: ignore[misc]
-        branch = _explore.branch(self.replay, hand, step - start, action,
+        return hand, step - start, path
+
+    def set_evaluate(self, on: bool = True) -> ReplayViewer:
+        """Show (or hide) the advisor's values on the actions, the chart of where the game
+        turned, the costly decisions and luck against skill."""
+        self.widget.evaluate = bool(on)
+        return self
+
+    def evaluate(self, rollouts: int = 200, seed: int = 0, bot: str = "heuristic"
+                 ) -> dict[str, Any]:
+        """Evaluate the decision at this step (:func:`cardlab.advisor.evaluate`, for the seat
+        to act, from what that seat can see), store its record on the action played there,
+        and show it; returns the record. In a seat's view only that seat's own decision may
+        be evaluated; a step where nobody is to act (a hand's end) raises a
+        :class:`CardlabError`."""
+        from ..advisor.evaluate import evaluate
+
+        hand, index, path = self._where()
+        actions = self.replay.line(hand, path)
+        if index >= len(actions):
+            raise CardlabError(f"nothing was played after step {self.step} of this line: "
+                               "no decision to evaluate")
+        action = actions[index]
+        if self.seat is not None and action.seat != self.seat:
+            raise CardlabError(f"this is {action.seat}'s decision, not {self.seat}'s: a seat's "
+                               "view evaluates its own decisions only")
+        found = evaluate(self.replay, hand, index, seat=action.seat, rollouts=rollouts,
+                         seed=seed, bot=bot, path=path)
+        record: dict[str, Any] = found.record()
+        action.eval = record
+        self._build()
+        self.widget.movie = self._movie_for(self._key())
+        return record
+
+    def explore(self, action: str, bots: str | None = None, seed: int | str = 0
+                ) -> _explore.Branch:
+        """Play ``action`` instead of the recorded one at this step; bots finish the hand;
+        the variation is stored in the replay, sent to the browser and shown. An illegal
+        action raises the engine's :class:`~cardlab.errors.IllegalActionError`."""
+        hand, index, path = self._where()
+        branch = _explore.branch(self.replay, hand, index, action,
                                  bots=bots or self.bots, seed=seed, path=path)
         self.last_branch = branch
         self._build()
