@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from _timing import host_speed, kernel_kind
+
 import cardlab
 from cardlab.analyse import analyse, decisions
 from cardlab.bots import make_bot
-
-from _timing import host_speed, kernel_kind
 
 
 def game(hands: int | None) -> cardlab.Replay:
