@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
 from . import strictjson
@@ -604,8 +605,11 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
                 any(type(x) not in (int, float) for x in pair):
             return where, f"a value is [mean, stderr], two numbers, not {_kind(pair)}"
         mean, stderr = pair
-        if not (math.isfinite(mean) and math.isfinite(stderr)):
-            return where, f"a value's numbers are finite, not {brief(pair)}"
+        # an int too large for a float (10**400) is no expected score either
+        if not all(math.isfinite(x) if type(x) is float else abs(x) <= _FLOAT_MAX
+                   for x in pair):
+            return where, f"a value's numbers are finite and within a float's range, not " \
+                          f"{brief(pair)}"
         if stderr < 0:
             return where, f"a standard error is at least 0, not {stderr!r}"
     if played not in values:
@@ -620,6 +624,9 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
         if text not in values:
             return ".values", f"the eval has no value for the legal action {text!r}"
     return None
+
+
+_FLOAT_MAX = int(sys.float_info.max)
 
 
 def _key_step(key: str) -> str:
