@@ -17,7 +17,8 @@ fills in the other hands. Hidden choices are drawn per sample (docs/advisor-samp
 a face-down hat value and secret bids, by default as the heuristic bot would choose them
 with the sampled cards (``hidden="bot"``), or uniformly among the legal choices
 (``hidden="uniform"``). Samples whose drawn bids would change the seat's own legal actions
-(which it sees) are drawn again.
+(which it sees) are drawn again; when the bot's bids never fit (it never bids double
+fewest), uniform bids are drawn.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from .sample import SeatView
 HAT_HIDDEN = "hat chosen"
 BID_HIDDEN = "bid (secret)"
 REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
-HIDDEN_TRIES = 200  # draws of hidden bids tried before giving up on a view
+HIDDEN_TRIES = 1000  # draws of hidden bids tried before giving up on a view
+BOT_TRIES = 20  # of which the first are the bot's bids
 
 
 class LayoutDrawer:
@@ -102,7 +104,7 @@ class LayoutDrawer:
         # Rejection failed for a while: the voids rule out most deals. Each draw stays
         # uniform: a uniform proposal kept, or else an exact draw, gives every consistent
         # layout the same chance.
-        self.tries = 4
+        self.tries = min(self.tries, 4)
         return self._exact(rng)
 
     # -- the exact method: count the consistent layouts, one bucket at a time -------------
@@ -307,10 +309,12 @@ class TrickSampler:
                 state.skip_to_hand(hand)  # type: ignore[attr-defined]
             state.attempt = pos["attempt"]  # type: ignore[attr-defined]
             state.apply_chance({"trump": pos["trump"] or "gray", "hands": deal_hands})
-            state.sheet = [row[:] for row in pos["sheet"]]  # type: ignore[attr-defined]
-            # the current row holds this hand's renege penalties of earlier attempts
+            state.sheet = [row[:] for row in pos["sheet"][:hand - 1]]  # type: ignore[attr-defined]
+            # the current row holds this hand's renege penalties of earlier attempts (once
+            # the hand is over they are among its score parts)
+            parts = pos["score_parts"]
             state.row = list(pos["hand_scores"]) if not pos["hand_over"] else [  # type: ignore[attr-defined]
-                0] * rules.players
+                p.get("renege", 0) for p in parts] if parts else [0] * rules.players
             state.no_bid_used = list(view.public.get(  # type: ignore[attr-defined]
                 "no_bid_used", [False] * rules.players))
         elif self.game == "teds-game":
@@ -327,14 +331,16 @@ class TrickSampler:
     # -- one sample -----------------------------------------------------------------------
     def sample(self, rng: random.Random) -> TrickTaking:
         """A whole state at the view's step (see :class:`~cardlab.advisor.sample.Sampler`)."""
-        for _ in range(HIDDEN_TRIES):
+        for attempt in range(HIDDEN_TRIES):
             layout = self.drawer.draw(rng)
             state = self._fill(layout)
             if self.hat_hidden:
                 state.hat_value = self._hat(state, rng)  # type: ignore[attr-defined]
             if not self.tail:
                 return state
-            self._replay_tail(state, rng)
+            # the bot's bids first; when they never fit what the seat sees (the bot does not
+            # bid double fewest, say), uniform bids
+            self._replay_tail(state, rng, self.hidden == "uniform" or attempt >= BOT_TRIES)
             if state.legal_texts() == self.legal:
                 return state
             # the drawn bids would change what the seat may bid, which it sees: draw again
@@ -365,13 +371,13 @@ class TrickSampler:
         at_deal = SimpleNamespace(hands=[dealt] * state.nseats, trump=state.trump)
         return 10 if self._heuristic()._hat(at_deal, dealer) == HAT_PLUS else -10
 
-    def _replay_tail(self, state: TrickTaking, rng: random.Random) -> None:
+    def _replay_tail(self, state: TrickTaking, rng: random.Random, uniform: bool) -> None:
         for actor, text in self.tail:
             if text != BID_HIDDEN:
                 state.act(text)
                 continue
             legal = state.legal_actions()
-            if self.hidden == "uniform":
+            if uniform:
                 state.apply(legal[int(rng.random() * len(legal))])
             else:
                 bot = self._heuristic()
