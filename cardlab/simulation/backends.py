@@ -94,18 +94,27 @@ class Pool:
         from concurrent.futures.process import BrokenProcessPool
 
         total = len(self.spec.chunks())
-        attempts = [0] * total
+        lost = [0] * total  # times a chunk was in flight when the pool broke
         todo = list(range(total - 1, -1, -1))  # a stack: the next chunk to start is last
         running: dict[Any, int] = {}
         executor = self._start()
         following = 0  # the next chunk to yield
         window = self.workers * AHEAD
         while following < total:
-            while todo and len(running) + len(self.done) < window + 1:
+            # A chunk lost twice may be the one that kills its worker: it runs alone, so a
+            # chunk in flight beside it is not blamed (nor given up on) for its deaths.
+            # (the next chunk to write always starts: the buffer may be full of later ones)
+            while todo and (len(running) + len(self.done) < window + 1 or
+                            todo[-1] == following) and \
+                    not any(lost[i] >= 2 for i in running.values()):
+                suspect = lost[todo[-1]] >= 2
+                if suspect and running:
+                    break
                 index = todo.pop()
-                attempts[index] += 1
                 running[executor.submit(play_chunk, self.spec, index, self.replays,
                                         self.fault)] = index
+                if suspect:
+                    break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = []
             for future in finished:
@@ -119,11 +128,13 @@ class Pool:
                 broken.extend(running.values())
                 running.clear()
                 executor.shutdown(wait=True, cancel_futures=True)
-                for index in sorted(broken, reverse=True):
-                    if attempts[index] >= MAX_ATTEMPTS:
+                for index in broken:
+                    lost[index] += 1
+                    if len(broken) == 1 and lost[index] >= MAX_ATTEMPTS:
                         raise _gave_up(self.spec, index, "its worker process died")
-                    todo.append(index)
-                    self.reruns += 1
+                todo.extend(sorted(broken, reverse=True))
+                todo.sort(reverse=True)
+                self.reruns += len(broken)
                 executor = self._start()
             while following in self.done:
                 yield self.done.pop(following)
@@ -141,7 +152,7 @@ class Pool:
         if terminate is not None:
             terminate()
         else:
-            for process in list(getattr(executor, "_processes", {}).values()):
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
                 process.terminate()
         executor.shutdown(wait=True, cancel_futures=True)
 
@@ -194,7 +205,7 @@ class Dask:
         todo = list(range(total - 1, -1, -1))
         following = 0
         window = self._workers() * AHEAD
-        queue = distributed.as_completed()
+        queue = distributed.as_completed(loop=self.client.loop)
         token = os.urandom(6).hex()
 
         def submit(index: int) -> None:
@@ -206,7 +217,8 @@ class Dask:
             queue.add(future)
 
         while following < total:
-            while todo and len(self.running) + len(self.done) < window + 1:
+            while todo and (len(self.running) + len(self.done) < window + 1 or
+                            todo[-1] == following):
                 submit(todo.pop())
             future = next(queue)
             index = self.running.pop(future)
@@ -218,6 +230,7 @@ class Dask:
                     raise _gave_up(self.spec, index, "the workers playing it died") from None
                 self.reruns += 1
                 todo.append(index)
+                todo.sort(reverse=True)
             except CardlabError:
                 raise
             except Exception as err:  # noqa: BLE001 - a remote failure, named in one line

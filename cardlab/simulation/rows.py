@@ -139,12 +139,15 @@ def fault_setting() -> str | None:
 
 def _maybe_fault(index: int, fault: str | None) -> None:
     """Die at once (``os._exit``) if ``fault`` names this chunk, the first time only: the
-    marker file, created then, says it has happened, so the rerun plays normally."""
+    marker file, created then, says it has happened, so the rerun plays normally. The
+    marker ``-`` dies every time (a chunk that kills whatever runs it)."""
     if not fault:
         return
     marker, _, wanted = fault.rpartition(":")
     if wanted != str(index) or not marker:
         return
+    if marker == "-":  # every time: a chunk that kills any worker it runs on
+        os._exit(70)
     try:
         fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

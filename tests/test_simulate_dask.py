@@ -1,0 +1,77 @@
+"""cardlab.simulate on dask.distributed: a LocalCluster of 2 worker processes, started and
+stopped here, gives the very frames a serial run gives, also when a worker dies."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from dask.distributed import Client, LocalCluster
+
+from cardlab.simulation import load, simulate
+from cardlab.simulation.rows import FAULT_ENV
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = {
+    "teds-game": dict(players=4, options={"start_size": 3}, bots="heuristic,random"),
+    "whot": dict(players=3, options={"rubber": "single", "rules": "nigerian"},
+                 bots="random"),
+}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                      dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def client(cluster):
+    with Client(cluster) as c:
+        yield c
+
+
+def run(game, **extra):
+    args = dict(games=10, seed=3, chunk=2, progress=False)
+    args.update(RUNS[game])
+    args.update(extra)
+    return simulate(game, **args)
+
+
+def same(a, b) -> None:
+    pd.testing.assert_frame_equal(a.hands, b.hands, check_exact=True)
+    pd.testing.assert_frame_equal(a.games, b.games, check_exact=True)
+
+
+def test_dask_gives_the_serial_frames(client):
+    for game in RUNS:
+        on_dask = run(game, scheduler=client)
+        assert len(on_dask.games.game.unique()) == 10
+        same(on_dask, run(game, workers=0))
+
+
+def test_a_worker_that_dies_has_its_chunk_played_again(client, tmp_path, monkeypatch):
+    marker = tmp_path / "died"
+    monkeypatch.setenv(FAULT_ENV, f"{marker}:1")
+    on_dask = run("teds-game", scheduler=client)
+    assert marker.exists()  # the worker playing chunk 1 did die
+    monkeypatch.delenv(FAULT_ENV)
+    same(on_dask, run("teds-game", workers=0))
+    # the cluster got its worker back
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_the_command_line_runs_on_a_scheduler_address(cluster, tmp_path):
+    out = tmp_path / "r.parquet"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardlab", "simulate", "whot", "--players", "3", "--option",
+         "rubber=single", "--option", "rules=nigerian", "--bots", "random", "--games", "10",
+         "--seed", "3", "--chunk", "2", "--scheduler", cluster.scheduler_address,
+         "-o", str(out), "--no-progress"],
+        capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    same(load(out), run("whot", workers=0))
