@@ -1,0 +1,275 @@
+"""cardlab.advisor.evaluate: every legal action's expected hand score, reproducible, with
+common random numbers, sane per-game figures, and every bad input refused by name."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+
+import pytest
+
+import cardlab
+from cardlab.advisor import Evaluation, evaluate
+from cardlab.bots import make_bot
+from cardlab.errors import CardlabError
+
+evaluate_mod = importlib.import_module("cardlab.advisor.evaluate")
+HAS_SOLVER = importlib.util.find_spec("cardlab.advisor.solver") is not None
+
+
+def played_to(game: str, seed: int, stop, kind: str = "heuristic", **options):
+    """A table whose bots act until ``stop(state)`` holds at a decision; returns
+    (replay, hand counted from 1, index)."""
+    table = cardlab.new_game(game, seed=seed, **options)
+    players = table.replay.rules.players
+    bots = [make_bot(kind, game, seed + s) for s in range(players)]
+    for _ in range(10_000):
+        state = table.state
+        if state.to_act() >= 0 and stop(state):
+            break
+        table.apply(bots[state.to_act()](state, state.to_act()))
+    else:
+        raise AssertionError("the stop condition never held")
+    replay = table.replay
+    return replay, len(replay.hands), len(replay.hands[-1].actions)
+
+
+def mid_play(state) -> bool:
+    return state.phase == "play" and len(state.history) == 2 and not state.trick
+
+
+POSITIONS = [
+    ("bobs-hat", {"players": 4}, mid_play),
+    ("bobs-hat", {"players": 3, "secret_bidding": True, "hat_reveal": "when-found"},
+     lambda s: s.phase == "bid" and s.bidder == 1),
+    ("bobs-hat", {"players": 5}, lambda s: s.phase == "hat"),
+    ("teds-game", {"players": 4}, mid_play),
+    ("teds-game", {"players": 3}, lambda s: s.phase == "bid"),
+    ("teds-game", {"players": 6, "mode": "table"}, mid_play),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "stop"), POSITIONS,
+                         ids=[f"{g}-{i}" for i, (g, _, _) in enumerate(POSITIONS)])
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_every_legal_action_gets_a_reproducible_estimate(game, options, stop, bot):
+    replay, hand, index = played_to(game, 3, stop, **options)
+    state = cardlab.Cursor(replay, hand=hand).goto(index).state
+    result = evaluate(replay, hand, index, rollouts=30, seed=5, bot=bot)
+    assert isinstance(result, Evaluation)
+    assert list(result.values) == state.legal_texts()
+    assert (result.seat, result.hand, result.index, result.rollouts, result.seed, result.bot,
+            result.exact) == (state.to_act(), hand, index, 30, 5, bot, False)
+    for est in result.values.values():
+        assert math.isfinite(est.mean) and est.stderr >= 0
+        for key, number in est.figures.items():
+            if key != "points against":
+                assert 0.0 <= number <= 1.0, key
+    assert evaluate(replay, hand, index, rollouts=30, seed=5, bot=bot) == result
+    other = evaluate(replay, hand, index, rollouts=30, seed=6, bot=bot)
+    assert other.values != result.values  # another seed, other samples
+    record = result.record()
+    assert record == {"seat": replay.seats[result.seat], "rollouts": 30, "seed": 5,
+                      "bot": bot, "values": {t: [e.mean, e.stderr]
+                                             for t, e in result.values.items()}}
+    assert result.values[result.best()].mean == max(e.mean for e in result.values.values())
+    assert result.seat_name == replay.seats[result.seat]
+
+
+def test_the_seat_may_be_named_or_numbered():
+    replay, hand, index = played_to("teds-game", 1, mid_play, players=4)
+    result = evaluate(replay, hand, index, rollouts=5)
+    by_name = evaluate(replay, hand, index, seat=replay.seats[result.seat], rollouts=5)
+    by_number = evaluate(replay, hand, index, seat=result.seat, rollouts=5)
+    assert by_name == by_number == result
+
+
+def test_samples_are_shared_by_every_action(monkeypatch):
+    # One sample per rollout, whatever the number of actions: each action plays the same
+    # sampled states.
+    replay, hand, index = played_to("bobs-hat", 2, mid_play, players=4)
+    drawn = []
+    real = evaluate_mod.sampler_for
+
+    class Recording:
+        def __init__(self, view):
+            self.inner = real(view)
+
+        def sample(self, rng):
+            state = self.inner.sample(rng)
+            drawn.append(state.clone())
+            return state
+
+    monkeypatch.setattr(evaluate_mod, "sampler_for", Recording)
+    result = evaluate(replay, hand, index, rollouts=12, seed=1, bot="random")
+    assert len(result.values) >= 2 and len(drawn) == 12
+
+
+def test_equivalent_cards_get_identical_estimates():
+    # Two cards of one suit with no other card of that suit between them that is still in
+    # play are the same card for the rest of the hand. With the same samples and the same
+    # random numbers for both (common random numbers), every random rollout scores the same
+    # (the k-th legal card is the same card but for that one). (The heuristic bots compare
+    # ranks across suits when they lead, so for them the two cards differ.)
+    def twins(state):
+        if state.phase != "play" or state.trick:
+            return False
+        legal = state.legal_actions()
+        live = {c for held in state.hands for suit in held for c in suit}
+        return any(b == a + 1 and state.suit_of[a] == state.suit_of[b]
+                   for a in legal for b in legal if b in live)
+
+    for game in ("bobs-hat", "teds-game"):
+        replay, hand, index = played_to(game, 4, twins, players=4)
+        state = cardlab.Cursor(replay, hand=hand).goto(index).state
+        legal = state.legal_actions()
+        a = next(a for a in legal if a + 1 in legal and state.suit_of[a] == state.suit_of[a + 1])
+        for bot in ("random",):
+            result = evaluate(replay, hand, index, rollouts=40, seed=2, bot=bot)
+            one = result.values[state.action_text(a)]
+            two = result.values[state.action_text(a + 1)]
+            if game == "bobs-hat" and (state.rules.deck.rank_of[a] in (14, 15)) != (
+                    state.rules.deck.rank_of[a + 1] in (14, 15)):
+                continue  # a hat card and a plain one differ
+            assert (one.mean, one.stderr) == (two.mean, two.stderr), bot
+
+
+def test_teds_made_frequency_agrees_with_the_values():
+    replay, hand, index = played_to("teds-game", 8, mid_play, players=4)
+    state = cardlab.Cursor(replay, hand=hand).goto(index).state
+    seat = state.to_act()
+    bid, size = state.bids[seat], state.size
+    win = 10 + (size if bid == 0 else bid * bid)
+    result = evaluate(replay, hand, index, rollouts=60, seed=3)
+    for est in result.values.values():
+        made = est.figures["made"]
+        # made hands score `win`, missed ones lose from 1 to size**3
+        assert made * win - (1 - made) * size ** 3 - 1e-9 <= est.mean
+        assert est.mean <= made * win - (1 - made) * 1 + 1e-9
+        if made in (0.0, 1.0):
+            assert (est.mean == win) == (made == 1.0)
+
+
+def test_bobs_hat_figures_name_the_seats_bids():
+    replay, hand, index = played_to("bobs-hat", 9, mid_play, players=4)
+    state = cardlab.Cursor(replay, hand=hand).goto(index).state
+    from cardlab.games.bobs_hat import bid_text
+
+    words = bid_text(state.bids[state.to_act()]).split(",")
+    result = evaluate(replay, hand, index, rollouts=20, seed=1)
+    for est in result.values.values():
+        assert set(est.figures) == {f"made {w}" for w in words} | {"hat"}
+
+
+# -- bad input -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def position():
+    return played_to("bobs-hat", 5, mid_play, players=4)
+
+
+def test_an_unknown_seat_is_named(position):
+    replay, hand, index = position
+    with pytest.raises(CardlabError, match="'Nobody'"):
+        evaluate(replay, hand, index, seat="Nobody", rollouts=2)
+    with pytest.raises(CardlabError, match="not 7"):
+        evaluate(replay, hand, index, seat=7, rollouts=2)
+
+
+def test_a_seat_not_to_act_is_refused_naming_both(position):
+    replay, hand, index = position
+    to_act = cardlab.Cursor(replay, hand=hand).goto(index).state.to_act()
+    other = (to_act + 1) % 4
+    with pytest.raises(CardlabError) as err:
+        evaluate(replay, hand, index, seat=replay.seats[other], rollouts=2)
+    assert replay.seats[other] in str(err.value) and replay.seats[to_act] in str(err.value)
+
+
+@pytest.mark.parametrize("rollouts", [0, -3, True, 2.5, "10"])
+def test_bad_rollouts_are_refused(position, rollouts):
+    replay, hand, index = position
+    with pytest.raises(CardlabError, match="rollouts"):
+        evaluate(replay, hand, index, rollouts=rollouts)
+
+
+def test_an_unknown_bot_is_named(position):
+    replay, hand, index = position
+    with pytest.raises(CardlabError, match="'clever'"):
+        evaluate(replay, hand, index, rollouts=2, bot="clever")
+
+
+def test_a_finished_hand_and_a_step_outside_the_line_are_refused():
+    table = cardlab.new_game("teds-game", players=3, seed=2, start_size=2)
+    bots = [make_bot("random", "teds-game", s) for s in range(3)]
+    table.play(bots, until="hand")
+    replay = table.replay
+    end = len(replay.hands[0].actions)
+    with pytest.raises(CardlabError, match="hand 1 is over"):
+        evaluate(replay, 1, end, rollouts=2)
+    with pytest.raises(CardlabError, match="no step"):
+        evaluate(replay, 1, end + 1, rollouts=2)
+    with pytest.raises(CardlabError, match="hands count from 1"):
+        evaluate(replay, 0, 1, rollouts=2)
+
+
+def test_nobody_to_act_is_refused():
+    # Table mode: a renege ends the hand's play; a new deal is due and nobody acts.
+    for seed in range(40):
+        table = cardlab.new_game("bobs-hat", players=3, seed=seed, mode="table")
+        bots = [make_bot("heuristic", "bobs-hat", s) for s in range(3)]
+        while table.state.phase != "play" or not table.state.trick:
+            state = table.state
+            table.apply(bots[state.to_act()](state, state.to_act()))
+        state = table.state
+        held = state.hands[state.turn]
+        off = [c for s, cards in enumerate(held) if s != state.led for c in cards]
+        if held[state.led] and off:
+            table.act(state.action_text(off[0]))
+            replay = table.replay
+            with pytest.raises(CardlabError, match="nobody is to act"):
+                evaluate(replay, 1, len(replay.hands[0].actions), rollouts=2)
+            return
+    raise AssertionError("no position to renege in")
+
+
+def test_the_exact_bot(position):
+    replay, hand, index = position
+    if not HAS_SOLVER:  # the solver is a separate module: without it, a clear refusal
+        with pytest.raises(CardlabError, match="solver"):
+            evaluate(replay, hand, index, rollouts=2, bot="exact")
+        return
+    state = cardlab.Cursor(replay, hand=hand).goto(index).state
+    result = evaluate(replay, hand, index, rollouts=4, seed=1, bot="exact")
+    assert list(result.values) == state.legal_texts() and not result.exact
+    from cardlab.advisor.solver import solve
+
+    # all hands open, in the play: each card's value is the solver's, exactly
+    opened = evaluate(replay, hand, index, bot="heuristic", open_hands=True)
+    assert opened.exact and opened.record()["exact"] is True
+    values = solve(state, state.to_act())
+    assert {t: e.mean for t, e in opened.values.items()} == {
+        state.action_text(c): float(v) for c, v in values.items()}
+    assert all(e.stderr == 0 for e in opened.values.values())
+
+
+def test_open_hands_outside_the_play_rolls_out_from_the_true_position():
+    replay, hand, index = played_to("teds-game", 6, lambda s: s.phase == "bid", players=4)
+    result = evaluate(replay, hand, index, rollouts=10, seed=1, open_hands=True)
+    assert not result.exact and result.rollouts == 10
+    # the true position is the same every time: the heuristic playout of a bid is fixed
+    assert all(est.stderr == 0 for est in result.values.values())
+
+
+def test_exact_is_for_trick_games_only():
+    replay = cardlab.example("whot-example")
+    cursor = cardlab.Cursor(replay, hand=1)
+    index = next(i for i in range(len(cursor.line)) if cursor.goto(i).state.to_act() >= 0)
+    with pytest.raises(CardlabError, match="exact"):
+        evaluate(replay, 1, index, rollouts=2, bot="exact")
+
+
+def test_the_run_engine_is_seeded_by_its_argument():
+    replay, hand, index = played_to("teds-game", 7, mid_play, players=5)
+    first = evaluate(replay, hand, index, rollouts=8, seed=11, bot="random")
+    random.seed(999)  # the global generator plays no part
+    assert evaluate(replay, hand, index, rollouts=8, seed=11, bot="random") == first
