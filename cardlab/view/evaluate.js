@@ -31,7 +31,8 @@ function evaluateView({ goto, send }) {
   const luck = el("div", "cardlab-luck");
   analysis.append(turn, costly, luck);
 
-  let chosen = null;   // the seat the chart and luck table are for (null: the view's own)
+  let chosen = null;   // the seat picked in the chart's menu (null: follow the seat to act)
+  let following = 0;   // the seat the chart follows meanwhile: the last one that decided
   let drawnKey = "";
   let asked = null;    // [line, step] of the last request to the kernel
   let current = null;  // what draw() was last given, for the seat menu's redraw
@@ -125,9 +126,12 @@ function evaluateView({ goto, send }) {
     const x = (i) => left + (width - left - right) * (shown.length === 1 ? 0.5 : i / span);
     const y = (v) => top + (height - top - bottom) * (hi - v) / (hi - lo);
     const axis = svg("g", { class: "cardlab-axis" });
-    for (const v of [lo, 0, hi]) {
+    for (const v of new Set([lo, 0, hi])) {
       axis.appendChild(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v),
         class: v === 0 ? "cardlab-zero" : "cardlab-grid" }));
+      // a zero line too close to an end keeps no label of its own (they would overlap)
+      if (v === 0 && lo !== 0 && hi !== 0 &&
+          Math.min(y(0) - y(hi), y(lo) - y(0)) < 12) continue;
       const label = svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" });
       label.textContent = String(Math.round(v * 10) / 10);
       axis.appendChild(label);
@@ -251,7 +255,8 @@ function evaluateView({ goto, send }) {
     const entry = ctx.on && ctx.data.ev ? ctx.data.ev[String(ctx.step)] || null : null;
     drawValues(ctx, entry);
     panel.hidden = !ctx.on;
-    source.textContent = entry ? entry.src : "no values for this step";
+    source.textContent = entry ? entry.src : ctx.key === "" ? "no values for this step"
+      : `values show at ${ctx.key}'s own decisions`;
     const askable = ctx.movie.explore && !entry && ctx.data.frames.length - 1 > ctx.step;
     ask.hidden = !(ctx.on && askable);
     if (!asked || asked[0] !== ctx.lineIndex || asked[1] !== ctx.step) message.textContent = "";
@@ -261,8 +266,9 @@ function evaluateView({ goto, send }) {
     const own = ctx.key === "" ? null : ctx.movie.seats.indexOf(ctx.key);
     const seats = ctx.movie.seats.map((name, s) => [s, name])
       .filter(([s]) => own === null || s === own);
-    const seat = own !== null ? own : chosen !== null ? chosen : (entry ? entry.p : 0);
-    if (chosen === null && own === null) chosen = seat;
+    const acting = ctx.data.ev ? ctx.data.ev[String(ctx.step)] : null;
+    if (acting) following = acting.p;
+    const seat = own !== null ? own : chosen !== null ? chosen : following;
     fillSelect(seatSelect, seats, seat);
     seatSelect.disabled = seats.length < 2;
     // a decision's outcome shows once it is made (from the next step), a hand's luck once
@@ -281,7 +287,6 @@ function evaluateView({ goto, send }) {
 
   function reset() {
     drawnKey = "";
-    chosen = null;
   }
 
   return { panel, analysis, draw, reset, hasAnalysis, onMessage };

@@ -360,6 +360,8 @@ function render({ model, el: host }) {
     box.lines.replaceChildren(...(data.i || []).map((text) => el("span", "cardlab-line", text)));
     const legal = new Set(data.lg || []);
     if (Array.isArray(data.h)) {
+      box.hand.removeAttribute("role");
+      box.hand.removeAttribute("aria-label");
       box.hand.replaceChildren(...data.h.map((code) =>
         card(movie, code, legal.has(code) ? "cardlab-legal" : "")));
       if (!data.h.length) box.hand.appendChild(el("span", "cardlab-empty", "no cards"));
@@ -368,6 +370,7 @@ function render({ model, el: host }) {
       const nodes = [];
       for (let k = 0; k < count; k++) nodes.push(back());
       box.hand.replaceChildren(...nodes);
+      box.hand.setAttribute("role", "img");  // an aria-label needs a role (axe)
       box.hand.setAttribute("aria-label", `${count} cards face down`);
     }
   }
