@@ -1,0 +1,193 @@
+"""The exact open-hand solver for the trick-taking games: every card's value, all hands known.
+
+For a position in the play of a hand of Where's Bob's Hat? or Ted's Game, with every hand
+face up (the viewer's all-hands view, or one sampled deal of the Monte Carlo advisor),
+:func:`solve` gives each legal card of the seat to act the hand score that ``seat`` ends with
+under *paranoid* play: ``seat`` plays to maximise its own hand score and every other seat plays
+to minimise it, as a coalition that sees all the cards too. :func:`value` is the position's own
+value, and :func:`best_line` one line of play that reaches it.
+
+The search (alpha-beta with a transposition table and equivalent cards searched once) lives in
+:mod:`cardlab.solvekernel`; this module turns an engine state into its numbers and gives it the
+game's own scoring function for the end of the hand (``bobs_hat.score_hand``,
+``teds_game.score``), so no rule of scoring is written twice. ``docs/advisor.md`` says more.
+
+>>> import cardlab
+>>> from cardlab.bots import make_bot
+>>> table = cardlab.new_game("teds-game", players=3, seed=4, start_size=3)
+>>> while table.state.phase != "play":
+...     table.act(table.state.legal_texts()[0])  # everyone bids 0 (the hook allows it)
+>>> state = table.state
+>>> values = solve(state, state.to_act())
+>>> sorted(values) == sorted(state.legal_actions())
+True
+>>> value(state, state.to_act()) == max(values.values())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import CardlabError
+from ..game import State
+from ..games import bobs_hat, teds_game
+from ..games.tricks import PLAY, TrickTaking
+from ..solvekernel import Search
+
+GAMES = ("bobs-hat", "teds-game")
+BOBS_FIELD = 6  # bits per (seat, colour) count of cards taken: up to 20 cards of a colour
+
+
+def solve(state: State, seat: int) -> dict[int, int]:
+    """Each legal card of the seat to act → ``seat``'s final hand score under paranoid play.
+
+    ``seat`` (0-based) maximises its hand score, every other seat minimises it, all cards
+    known. ``seat`` need not be the seat to act: then the values are those the coalition
+    weighs. Play phase of Where's Bob's Hat? or Ted's Game only, otherwise
+    :class:`~cardlab.errors.CardlabError`. Cards that are equivalent (the same suit, next to
+    each other among the cards still in play, and in Bob's Hat both hat cards or neither) are
+    searched once and get the same value.
+    """
+    search, turn, trick, leader, left = _prepare(state, seat)
+    if search is None:
+        return dict.fromkeys(state.legal_actions(), _constant(state, seat))
+    values = search.root_values(trick, leader, left, turn, -1)
+    return {card: values[card] for card in state.legal_actions()}
+
+
+def value(state: State, seat: int) -> int:
+    """The position's paranoid value for ``seat``: its hand score with best play on both sides.
+
+    Equal to ``max(solve(state, seat).values())`` when ``seat`` is to act, and to the ``min``
+    otherwise, but found in one search.
+    """
+    search, turn, trick, leader, left = _prepare(state, seat)
+    if search is None:
+        return _constant(state, seat)
+    return search.root_value(trick, leader, left, turn)
+
+
+def best_line(state: State, seat: int) -> list[int]:
+    """One line of play to the end of the hand along which ``seat`` scores :func:`value`:
+    at each step the seat to act plays its best card for its side (the lowest-numbered card
+    among equals). ``state`` is left as it was.
+    """
+    line: list[int] = []
+    here = state.clone()
+    _check(here, seat)
+    while here.phase is PLAY:  # type: ignore[attr-defined]
+        values = solve(here, seat)
+        pick = max if here.to_act() == seat else min
+        target = pick(values.values())
+        card = min(c for c, v in values.items() if v == target)
+        line.append(card)
+        here.apply(card)
+    return line
+
+
+def _check(state: State, seat: int) -> None:
+    name = state.rules.name
+    if name not in GAMES or not isinstance(state, TrickTaking):
+        raise CardlabError(
+            f"the exact solver plays the trick-taking games (Where's Bob's Hat?, Ted's Game), "
+            f"not {state.rules.title}")
+    if type(seat) is not int or not 0 <= seat < state.nseats:
+        raise CardlabError(f"the exact solver needs a seat from 0 to {state.nseats - 1} "
+                           f"(0-based), not {seat!r}")
+    hand = state.hand_number()
+    if state.phase is not PLAY or state.to_act() < 0:
+        when = "the hand is over" if state.hand_over() else f"hand {hand} is in its " \
+            f"{state.phase} phase"
+        raise CardlabError(
+            f"the exact solver works in the play of the cards, once every bid is made: {when}")
+
+
+def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], int, int]:
+    """The kernel's search for ``state``, or None when nothing left can change the score."""
+    _check(state, seat)
+    assert isinstance(state, TrickTaking)
+    nsuits = len(state.deck.suits)
+    suit_of = list(state.suit_of)
+    suit_mask = [0] * nsuits
+    for card, suit in enumerate(suit_of):
+        suit_mask[suit] |= 1 << card
+    hands = [sum(1 << card for suit in held for card in suit) for held in state.hands]
+    left = len(state.dealt_hands[state.leader]) - len(state.history)
+    trick = state.trick[:]
+    n = state.nseats
+    if isinstance(state, teds_game.TedsGameState):
+        bid, size = state.bids[seat], state.size
+
+        def ted_leaf(won: int, hat: int) -> int:
+            return teds_game.score(bid, won, size)
+
+        search = Search(n, seat, suit_of, suit_mask, state.trump, hands,
+                        state.tricks_won[seat], 0, [int(s == seat) for s in range(n)],
+                        [0] * len(suit_of), 0, -1, 0, 0, -1, ted_leaf)
+        # The score is bid against tricks: bound it by the tricks still to be had.
+        lo = [[min(ted_leaf(t, 0) for t in range(w, min(w + r, size) + 1))
+               for r in range(size + 1)] for w in range(size + 1)]
+        hi = [[max(ted_leaf(t, 0) for t in range(w, min(w + r, size) + 1))
+               for r in range(size + 1)] for w in range(size + 1)]
+        search.set_bounds(lo, hi)
+        return search, state.turn, trick, state.leader, left
+    assert isinstance(state, bobs_hat.BobsHatState)
+    flags = state.bids[seat]
+    key_mask = _bobs_key_mask(flags, n)
+    hat_matters = int(flags != bobs_hat.NO_BID and state.hat_value != 0)
+    if key_mask == 0 and not hat_matters:
+        return None, state.turn, trick, state.leader, left
+    field = 3 * BOBS_FIELD
+    hat_mask = sum(1 << card for card, hat in enumerate(bobs_hat.IS_HAT) if hat)
+    search = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, field, [0] * n,
+                    [1 << (BOBS_FIELD * suit) for suit in suit_of], 1, key_mask, hat_mask,
+                    hat_matters, state.hat_holder(), _bobs_leaf(state, seat))
+    return search, state.turn, trick, state.leader, left
+
+
+def _bobs_key_mask(flags: int, n: int) -> int:
+    """The bits of the taken-cards summary that can change this bid's score: every count
+    with a fewest bid (it compares totals), else the columns of the colours bid most."""
+    if flags == bobs_hat.NO_BID:
+        return 0
+    if flags & bobs_hat.FEWEST:
+        return -1
+    mask = 0
+    full = (1 << BOBS_FIELD) - 1
+    for suit, bit in enumerate(bobs_hat.MOST):
+        if flags & bit:
+            for s in range(n):
+                mask |= full << (BOBS_FIELD * (3 * s + suit))
+    return mask
+
+
+def _bobs_leaf(state: bobs_hat.BobsHatState, seat: int) -> Callable[[int, int], int]:
+    """The seat's hand score from the cards taken from now on (the summary) and whether it
+    ends with the hat: the game's own ``score_hand``, plus the hand's penalties so far."""
+    base = state.taken()
+    dealt = state.dealt_suits()
+    bids = state.bids[:]
+    size, hat_value = state.size, state.hat_value
+    negative = bool(state.rules.options["negative_scoring"])
+    carried = state.row[seat]
+    full = (1 << BOBS_FIELD) - 1
+    n = state.nseats
+
+    def leaf(summary: int, holds_hat: int) -> int:
+        taken = [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
+                  for c in range(3)] for s in range(n)]
+        # Another holder scores the hat for itself, not for this seat: -1 says the same.
+        holder = seat if holds_hat else -1
+        return carried + bobs_hat.score_hand(bids, taken, dealt, size, holder, hat_value,
+                                             negative)[seat]
+    return leaf
+
+
+def _constant(state: State, seat: int) -> int:
+    """The score of a seat whose score no card can change (a Bob's Hat no bid)."""
+    assert isinstance(state, bobs_hat.BobsHatState)
+    return _bobs_leaf(state, seat)(0, 0)
+
+
+__all__ = ["solve", "value", "best_line"]

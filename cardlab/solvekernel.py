@@ -1,0 +1,369 @@
+"""The hot loop of the exact open-hand solver (:mod:`cardlab.advisor.solver`), compiled by mypyc.
+
+A paranoid alpha-beta search over the cards still to play in a trick-taking hand, with every
+hand known: one seat maximises its hand score, every other seat minimises it. The rules of the
+game reach this module only as numbers the solver's per-game hooks computed from the engine:
+which cards follow which suit, the trump suit, how a finished trick adds to a running summary,
+and a ``leaf`` callable (the game's own scoring function) that turns a final summary into the
+seat's hand score. Written once in plain typed Python, like :mod:`cardlab.kernel`; ``pip
+install`` compiles it when a C compiler is at hand, and :data:`COMPILED` says which one loaded.
+
+Cards are bits of an int (card ``c`` is ``1 << c``); within a suit the bit order is the rank
+order. The cards never change hands, so the set of cards still held says who holds each one,
+and with the leader and the score summary it is the whole key of the transposition table.
+
+>>> # Two seats, one suit (cards 0-3, higher wins), no trump; seat 0 holds 0 and 3, seat 1
+>>> # holds 1 and 2. The summary counts seat 0's tricks; the leaf scores them as they are.
+>>> s = Search(2, 0, [0, 0, 0, 0], [0b1111], -1, [0b1001, 0b0110], 0, 0, [1, 0],
+...            [0, 0, 0, 0], 0, -1, 0, 0, -1, lambda summary, hat: summary)
+>>> s.root_values([], 0, 2, 0, -1)  # seat 0 leads: the 3 wins one trick, the 0 loses one
+{0: 1, 3: 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+INF: Final = 1 << 40  # beyond any hand score
+
+
+class Search:
+    """One search: the position, the summary rules, and a transposition table.
+
+    ``hands``: per seat, the mask of cards held. ``card_unit``/``trick_unit``: what a trick
+    adds to the summary (per card, per winner; shifted ``field * winner`` bits when
+    ``count_cards``); ``key_mask``: the part of the summary that can change the seat's score;
+    ``hat_mask``: cards whose trick gives the winner the hat (0: no hat); ``holder``: the
+    hat's holder now; ``leaf(summary, seat_holds_hat)``: the seat's hand score at the end.
+    ``lo``/``hi``: optional bounds on that score per (summary, tricks left), or empty.
+    """
+
+    def __init__(self, nseats: int, seat: int, suit_of: list[int], suit_mask: list[int],
+                 trump: int, hands: list[int], summary: int, field: int,
+                 trick_unit: list[int], card_unit: list[int], count_cards: int,
+                 key_mask: int, hat_mask: int, hat_matters: int, holder: int,
+                 leaf: Callable[[int, int], int]) -> None:
+        self.nseats = nseats
+        self.seat = seat
+        self.suit_of = suit_of
+        self.suit_mask = suit_mask
+        self.trump = trump
+        self.hands = hands
+        self.summary = summary
+        self.field = field
+        self.trick_unit = trick_unit
+        self.card_unit = card_unit
+        self.count_cards = count_cards
+        self.key_mask = key_mask
+        self.hat_mask = hat_mask
+        self.hat_matters = hat_matters
+        self.holder_is_seat = 1 if holder == seat else 0
+        self.leaf = leaf
+        self.leaves: dict[int, int] = {}
+        self.table: dict[int, tuple[int, int, int]] = {}
+        self.lo: list[list[int]] = []
+        self.hi: list[list[int]] = []
+        self.remaining = 0
+        for held in hands:
+            self.remaining |= held
+        self.ncards = len(suit_of)
+        self.tricks_left = 0
+        self.trick: list[int] = []
+        self.trick_mask = 0
+        self.leader = 0
+        self.led = -1
+        self.win_seat = -1
+        self.win_card = -1
+        self.nodes = 0
+
+    def set_bounds(self, lo: list[list[int]], hi: list[list[int]]) -> None:
+        """Bounds on the final score, ``lo[summary][tricks_left]`` (when the summary is small)."""
+        self.lo = lo
+        self.hi = hi
+
+    # -- the root ------------------------------------------------------------------------
+    def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
+        """Put the cards already on the current trick (play order, from ``leader``)."""
+        self.trick = []
+        self.trick_mask = 0
+        self.leader = leader
+        self.led = -1
+        self.win_seat = -1
+        self.win_card = -1
+        self.tricks_left = tricks_left
+        seat = leader
+        for card in trick:
+            self._put(seat, card)
+            seat = seat + 1 if seat + 1 < self.nseats else 0
+
+    def _put(self, seat: int, card: int) -> None:
+        self.trick.append(card)
+        self.trick_mask |= 1 << card
+        suit = self.suit_of[card]
+        if self.led < 0:
+            self.led = suit
+            self.win_seat = seat
+            self.win_card = card
+        else:
+            win_suit = self.suit_of[self.win_card]
+            if (suit == win_suit and card > self.win_card) or \
+                    (suit == self.trump and win_suit != self.trump):
+                self.win_seat = seat
+                self.win_card = card
+
+    def root_values(self, trick: list[int], leader: int, tricks_left: int,
+                    turn: int, only: int) -> dict[int, int]:
+        """Each legal card of ``turn`` → its exact value (``only`` >= 0: that card alone).
+
+        ``tricks_left`` counts the tricks not yet won, the current one included.
+        """
+        self._enter(trick, leader, tricks_left)
+        legal = self._legal(turn)
+        out: dict[int, int] = {}
+        reps = self._representatives(turn, legal)
+        for card in reps:
+            if only >= 0 and not self._same_class(turn, card, only):
+                continue
+            val = self._after(turn, card, -INF, INF)
+            for other in self._class_of(turn, card, legal):
+                out[other] = val
+        return out
+
+    def root_value(self, trick: list[int], leader: int, tricks_left: int, turn: int) -> int:
+        """The position's value (the seat's best, or the coalition's best, from ``turn``)."""
+        self._enter(trick, leader, tricks_left)
+        if not self.trick:
+            return self._boundary(leader, -INF, INF)
+        return self._choose(turn, -INF, INF)
+
+    # -- equivalent cards ----------------------------------------------------------------
+    def _legal(self, turn: int) -> int:
+        held = self.hands[turn]
+        if self.led >= 0:
+            follow = held & self.suit_mask[self.led]
+            if follow:
+                return follow
+        return held
+
+    def _joined(self, low: int, high: int) -> bool:
+        """True when ``low`` < ``high`` (one seat's cards) change nothing if swapped: the same
+        suit, the same hat status, and no card still in play ranked between them."""
+        if self.suit_of[low] != self.suit_of[high]:
+            return False
+        if ((self.hat_mask >> low) & 1) != ((self.hat_mask >> high) & 1):
+            return False
+        between = (1 << high) - (1 << (low + 1))
+        return ((self.remaining | self.trick_mask) & between) == 0
+
+    def _representatives(self, turn: int, legal: int) -> list[int]:
+        """One card of each class of equivalent legal cards (the highest of each run)."""
+        out: list[int] = []
+        rest = legal
+        prev = -1
+        while rest:
+            bit = rest & -rest
+            card = bit.bit_length() - 1
+            rest ^= bit
+            if prev >= 0 and self._joined(prev, card):
+                out[len(out) - 1] = card
+            else:
+                out.append(card)
+            prev = card
+        return out
+
+    def _class_of(self, turn: int, card: int, legal: int) -> list[int]:
+        out = [card]
+        low = card
+        while True:  # down the run of joined cards, then up
+            below = legal & ((1 << low) - 1)
+            if not below:
+                break
+            nxt = below.bit_length() - 1
+            if not self._joined(nxt, low):
+                break
+            out.append(nxt)
+            low = nxt
+        high = card
+        while True:
+            above = legal >> (high + 1)
+            if not above:
+                break
+            nxt = high + 1 + ((above & -above).bit_length() - 1)
+            if not self._joined(high, nxt):
+                break
+            out.append(nxt)
+            high = nxt
+        return out
+
+    def _same_class(self, turn: int, card: int, other: int) -> bool:
+        return other in self._class_of(turn, card, self._legal(turn))
+
+    # -- the search ----------------------------------------------------------------------
+    def _final(self) -> int:
+        summary = self.summary
+        flag = self.holder_is_seat
+        key = summary * 2 + flag
+        got = self.leaves.get(key)
+        if got is None:
+            got = self.leaf(summary, flag)
+            self.leaves[key] = got
+        return got
+
+    def _boundary(self, leader: int, alpha: int, beta: int) -> int:
+        """A fresh trick led by ``leader``; every seat holds ``tricks_left`` cards."""
+        left = self.tricks_left
+        if left == 0:
+            return self._final()
+        if left == 1:
+            return self._last_trick(leader)
+        reduced = self.summary & self.key_mask
+        if self.lo:
+            if reduced < len(self.lo):
+                low = self.lo[reduced][left]
+                high = self.hi[reduced][left]
+                if low == high or high <= alpha:
+                    return high
+                if low >= beta:
+                    return low
+        key = (((reduced * 2 + (self.holder_is_seat & self.hat_matters)) * self.nseats
+                + leader) << self.ncards) | self.remaining
+        entry = self.table.get(key)
+        best_card = -1
+        if entry is not None:
+            low, high, best_card = entry
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low == high:
+                return low
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+        val, card = self._choose_card(leader, alpha, beta, best_card)
+        if entry is not None:
+            low, high = entry[0], entry[1]
+        else:
+            low, high = -INF, INF
+        if val <= alpha:
+            high = val
+        elif val >= beta:
+            low = val
+        else:
+            low = high = val
+        self.table[key] = (low, high, card)
+        return val
+
+    def _last_trick(self, leader: int) -> int:
+        """Every seat has one card left: the play is forced."""
+        seat = leader
+        self.led = -1
+        for _ in range(self.nseats):
+            card = self.hands[seat].bit_length() - 1
+            self._put(seat, card)
+            seat = seat + 1 if seat + 1 < self.nseats else 0
+        saved_summary = self.summary
+        saved_hat = self.holder_is_seat
+        self._score_trick()
+        val = self._final()
+        self.summary = saved_summary
+        self.holder_is_seat = saved_hat
+        self.trick = []
+        self.trick_mask = 0
+        self.led = -1
+        return val
+
+    def _score_trick(self) -> None:
+        winner = self.win_seat
+        if self.count_cards:
+            add = 0
+            for card in self.trick:
+                add += self.card_unit[card]
+            self.summary += add << (self.field * winner)
+        else:
+            self.summary += self.trick_unit[winner]
+        if self.trick_mask & self.hat_mask:
+            self.holder_is_seat = 1 if winner == self.seat else 0
+
+    def _choose(self, turn: int, alpha: int, beta: int) -> int:
+        return self._choose_card(turn, alpha, beta, -1)[0]
+
+    def _choose_card(self, turn: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
+        """The best value for ``turn`` (max for the seat, min otherwise) and its card."""
+        self.nodes += 1
+        legal = self._legal(turn)
+        reps = self._representatives(turn, legal)
+        if first >= 0:
+            # the table's best card at this very key: the same cards held, the same classes
+            for i in range(len(reps)):
+                if reps[i] == first:
+                    reps[0], reps[i] = reps[i], reps[0]
+                    break
+        elif len(reps) > 2:
+            # try the highest and the lowest first: winning or ducking are the usual bests
+            top = reps.pop()
+            reps.insert(0, top)
+        maximise = turn == self.seat
+        best = -INF if maximise else INF
+        best_card = reps[0]
+        for card in reps:
+            val = self._after(turn, card, alpha, beta)
+            if maximise:
+                if val > best:
+                    best = val
+                    best_card = card
+                    if val > alpha:
+                        alpha = val
+            else:
+                if val < best:
+                    best = val
+                    best_card = card
+                    if val < beta:
+                        beta = val
+            if alpha >= beta:
+                break
+        return best, best_card
+
+    def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
+        """The value once ``turn`` has played ``card``."""
+        bit = 1 << card
+        self.hands[turn] ^= bit
+        self.remaining ^= bit
+        led, win_seat, win_card, leader = self.led, self.win_seat, self.win_card, self.leader
+        self._put(turn, card)
+        if len(self.trick) < self.nseats:
+            nxt = turn + 1 if turn + 1 < self.nseats else 0
+            val = self._choose(nxt, alpha, beta)
+            self.trick.pop()
+            self.trick_mask ^= bit
+        else:
+            trick = self.trick
+            trick_mask = self.trick_mask
+            saved_summary = self.summary
+            saved_hat = self.holder_is_seat
+            self._score_trick()
+            self.trick = []
+            self.trick_mask = 0
+            self.led = -1
+            self.tricks_left -= 1
+            self.leader = self.win_seat
+            val = self._boundary(self.win_seat, alpha, beta)
+            self.tricks_left += 1
+            self.summary = saved_summary
+            self.holder_is_seat = saved_hat
+            trick.pop()
+            self.trick = trick
+            self.trick_mask = trick_mask ^ bit
+        self.led, self.win_seat, self.win_card, self.leader = led, win_seat, win_card, leader
+        self.hands[turn] ^= bit
+        self.remaining ^= bit
+        return val
+
+
+def _probe() -> None:
+    """A function to look at: compiled, it is a builtin rather than a Python function."""
+
+
+COMPILED: Final = type(_probe).__name__ != "function"
