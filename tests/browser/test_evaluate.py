@@ -341,5 +341,6 @@ def test_lab_shows_values_and_asks_the_kernel(lab_viewer: Any, artifacts: Path) 
     shown = root.evaluate(SHOWN)
     assert "over 200 sampled deals" in shown["source"]
     assert {tag["seat"] for tag in shown["tags"].values()} == {"Remo"}
-    assert root.locator(".cardlab-eval-message").text_content() == \
-        "Remo's choices evaluated over 200 sampled deals"
+    page.wait_for_function(  # the kernel's answer follows the new movie
+        "(sel) => document.querySelector(sel + ' .cardlab-eval-message').textContent === "
+        "\"Remo's choices evaluated over 200 sampled deals\"", arg=ROOT_SEL, timeout=30_000)
