@@ -243,6 +243,12 @@ def corpus() -> tuple[Base, ...]:
     table.play(_bots("whot", 99, 3))
     _chain(table.replay, 40, 99)
     out.append(_base("whot with a chain of 40 variations", table.replay))
+    # eval records (format version 2): every decision of a short game, analysed for real
+    from cardlab.analyse import analyse
+
+    table = cardlab.new_game("teds-game", players=3, seed=98, start_size=2)
+    table.play(_bots("teds-game", 98, 3))
+    out.append(_base("teds-game analysed", analyse(table.replay, rollouts=4, progress=False)))
     return tuple(out)
 
 
@@ -273,6 +279,7 @@ def game_words(game: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 KEYS = ("format", "version", "game", "options", "seats", "seed", "meta", "setup", "hands",
         "totals", "deal", "actions", "scores", "note", "seat", "act", "variations", "title",
         "players", "hands", "trump", "turned", "stock", "draws", "cuts", "first_dealer", "x",
+        "eval", "rollouts", "bot", "values", "exact",
         "", "__proto__")
 
 SPECIAL_RAW = (
