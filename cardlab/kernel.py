@@ -24,9 +24,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Protocol
+from typing import Final
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 
 def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
@@ -72,8 +72,22 @@ def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
     return [[cards[:] for cards in held] for held in hands]
 
 
-class TrickTable(Protocol):
-    """What :func:`play_cards` reads and writes: the trick state of a trick-taking game."""
+PLAY: Final = "play"
+"""The phase in which cards are played to tricks: games set ``phase`` to this very string."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TrickTable:
+    """The trick state of a trick-taking game, and the protocol's hot path over it.
+
+    A game's state class (``cardlab.games.tricks.TrickTaking``) inherits this: these fields
+    are kept in the compiled object (a field read is a C struct read), and
+    :meth:`legal_actions` and :meth:`apply` are compiled methods, so the loop that bots and
+    playouts run (``legal_actions()``, then ``apply()``) calls C from the first step. While
+    ``phase`` is not :data:`PLAY` both hand over to the game's Python hooks
+    (``_legal_other``, ``_apply_other``): the rules of bids, the hat and the hook stay in
+    each game's module; the play of a card goes straight to :func:`play_cards`.
+    """
 
     hands: list[list[list[int]]]  # seat → suit → cards, each list ascending
     suit_of: tuple[int, ...]
@@ -88,9 +102,93 @@ class TrickTable(Protocol):
     win_card: int
     history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
     tricks_won: list[int]
-    dealt_hands: list[list[int]]
+    renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
+    dealt_hands: list[list[int]]  # the cards each seat was dealt this hand
+    phase: str
 
-    def _play_over(self) -> None: ...
+    def start_tricks(self, hands: list[list[int]], trump: int, leader: int,
+                     nsuits: int) -> None:
+        """A new hand's table: ``hands`` (seat → cards) sorted into suits, no card played."""
+        self.hands = hands_by_suit(hands, self.suit_of, nsuits)
+        self.trump = trump
+        self.turn = leader
+        self.leader = leader
+        self.led = -1
+        self.trick = []
+        self.win_seat = -1
+        self.win_card = -1
+        self.history = []
+        self.tricks_won = [0] * len(hands)
+        self.renege = None
+        self.dealt_hands = hands
+
+    def legal_actions(self) -> list[int]:
+        """The seat to act's choices: in play, the suit led if held, else the whole hand in
+        suit order (a new list each time); in other phases, the game's ``_legal_other``."""
+        if self.phase is not PLAY:
+            return self._legal_other()
+        held = self.hands[self.turn]
+        led = self.led
+        if led >= 0:
+            cards = held[led]
+            if cards:
+                return cards[:]
+        out: list[int] = []
+        for cards in held:
+            out.extend(cards)
+        return out
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act: in play, a card through :func:`play_cards`
+        (``_illegal_play`` refuses, or records, one that may not be played); in other phases,
+        the game's ``_apply_other``."""
+        if self.phase is not PLAY:
+            self._apply_other(action)
+        elif not play_cards(self, action, None):
+            self._illegal_play(action)
+
+    def copy_table_into(self, other: TrickTable) -> None:
+        """Give ``other`` this table: what a move changes is copied, the rest is shared.
+
+        The dealt hands and the card tables are never changed after they are made, and the
+        history's tuples are immutable, so those are shared; hands, trick and counts are new.
+        """
+        other.hands = [[cards[:] for cards in held] for held in self.hands]
+        other.suit_of = self.suit_of
+        other.ncards = self.ncards
+        other.nseats = self.nseats
+        other.trump = self.trump
+        other.turn = self.turn
+        other.leader = self.leader
+        other.led = self.led
+        other.trick = self.trick[:]
+        other.win_seat = self.win_seat
+        other.win_card = self.win_card
+        other.history = self.history[:]
+        other.tricks_won = self.tricks_won[:]
+        other.renege = self.renege
+        other.dealt_hands = self.dealt_hands
+        other.phase = self.phase
+
+    # The game's hooks (overridden by each game's Python class).
+    def _legal_other(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply_other(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _illegal_play(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _play_over(self) -> None:
+        """Called when the last trick of the hand has been won: score the hand."""
+        raise NotImplementedError
+
+
+TABLE_FIELDS: Final = ("hands", "suit_of", "ncards", "nseats", "trump", "turn", "leader", "led",
+                       "trick", "win_seat", "win_card", "history", "tricks_won", "renege",
+                       "dealt_hands", "phase")
+"""The fields of :class:`TrickTable`, for pickling a state (the compiled object has no dict)."""
 
 
 def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -> bool:
@@ -101,86 +199,82 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
     until every card is played, each the ``int(rand() * n)``-th of the ``n`` legal cards
     in the order ``legal_actions`` lists them (the suit led, else the hand in suit order).
 
-    Each card goes on the trick, the winning card so far is kept (the highest trump, else
-    the highest card of the suit led), and after the last seat the trick goes to its
-    winner, who leads next. When the winner has no card left to lead, the hand's play is
-    over and ``table._play_over()`` lets the game score it.
+    Either way each card goes on the trick through :func:`_place`.
     """
-    hands = table.hands
-    suit_of = table.suit_of
-    trump: int = table.trump
-    nseats: int = table.nseats
-    trick = table.trick
-    history = table.history
-    tricks_won = table.tricks_won
-    dealt = table.dealt_hands
-    leader: int = table.leader
-    seat: int = table.turn
-    led: int = table.led
-    win_seat: int = table.win_seat
-    win_card: int = table.win_card
-    suit = 0
+    if rand is None:
+        if card < 0 or card >= table.ncards:
+            return False
+        suit = table.suit_of[card]
+        held = table.hands[table.turn]
+        led = table.led
+        if led >= 0 and suit != led and len(held[led]) > 0:
+            return False
+        cards = held[suit]
+        if card not in cards:
+            return False
+        cards.remove(card)
+        _place(table, card, suit)
+        return True
     while True:
-        held = hands[seat]
-        if rand is None:
-            if card < 0 or card >= table.ncards:
-                return False
-            suit = suit_of[card]
-            cards = held[suit]
-            if card not in cards or (led >= 0 and suit != led and len(held[led]) > 0):
-                return False
-            cards.remove(card)
-        elif led >= 0 and len(held[led]) > 0:  # must follow: a random card of the suit led
+        seat = table.turn
+        held = table.hands[seat]
+        led = table.led
+        if led >= 0 and len(held[led]) > 0:  # must follow: a random card of the suit led
             cards = held[led]
             card = cards.pop(int(rand() * len(cards)))
             suit = led
         else:  # any card: the k-th of the hand in suit order, as legal_actions lists it
             # A seat still to play in this trick holds its dealt cards less one per trick.
-            k = int(rand() * (len(dealt[seat]) - len(history)))
+            k = int(rand() * (len(table.dealt_hands[seat]) - len(table.history)))
             cards = held[0]
             for cards in held:
                 if k < len(cards):
                     break
                 k -= len(cards)
             card = cards.pop(k)
-            suit = suit_of[card]
-        trick.append(card)
-        if led < 0:
-            led = suit
-            win_seat = seat
-            win_card = card
-        else:
-            win_suit = suit_of[win_card]
-            if (suit == win_suit and card > win_card) or (suit == trump and win_suit != trump):
-                win_seat = seat
-                win_card = card
-        if len(trick) < nseats:
-            seat = seat + 1 if seat + 1 < nseats else 0
-            if rand is None:
-                break
-            continue
-        history.append((leader, tuple(trick), win_seat))
-        tricks_won[win_seat] += 1
-        trick.clear()
-        led = -1
-        seat = leader = win_seat
-        if len(dealt[seat]) == len(history):  # the winner has no card to lead: play is over
-            _store(table, seat, leader, led, win_seat, win_card)
-            table._play_over()
+            suit = table.suit_of[card]
+        if _place(table, card, suit):
             return True
-        if rand is None:
-            break
-    _store(table, seat, leader, led, win_seat, win_card)
-    return True
 
 
-def _store(table: TrickTable, turn: int, leader: int, led: int, win_seat: int,
-           win_card: int) -> None:
-    table.turn = turn
-    table.leader = leader
-    table.led = led
-    table.win_seat = win_seat
-    table.win_card = win_card
+def _place(table: TrickTable, card: int, suit: int) -> bool:
+    """Put ``card`` (of ``suit``, just taken from the hand of the seat to act) on the trick.
+
+    The winning card so far is kept (the highest trump, else the highest card of the suit
+    led), and after the last seat the trick goes to its winner, who leads next. When the
+    winner has no card left to lead, the hand's play is over: ``table._play_over()`` lets
+    the game score it, and True says so.
+    """
+    trick = table.trick
+    trick.append(card)
+    seat = table.turn
+    if table.led < 0:
+        table.led = suit
+        table.win_seat = seat
+        table.win_card = card
+    else:
+        win_card = table.win_card
+        win_suit = table.suit_of[win_card]
+        trump = table.trump
+        if (suit == win_suit and card > win_card) or (suit == trump and win_suit != trump):
+            table.win_seat = seat
+            table.win_card = card
+    nseats = table.nseats
+    if len(trick) < nseats:
+        table.turn = seat + 1 if seat + 1 < nseats else 0
+        return False
+    winner = table.win_seat
+    history = table.history
+    history.append((table.leader, tuple(trick), winner))
+    table.tricks_won[winner] += 1
+    trick.clear()
+    table.led = -1
+    table.turn = winner
+    table.leader = winner
+    if len(table.dealt_hands[winner]) == len(history):  # no card left to lead: play is over
+        table._play_over()
+        return True
+    return False
 
 
 def _probe() -> None:

@@ -8,9 +8,11 @@ plays exactly the games its Python source plays.
 
 from __future__ import annotations
 
+import copy
 import doctest
 import importlib.util
 import os
+import pickle
 import random
 from pathlib import Path
 from types import ModuleType
@@ -103,16 +105,55 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
     return out
 
 
+# The compiled kernel's functions the engines call, and TrickTable's methods (the games'
+# states inherit them): the pure run swaps every one of them for its source.
+TABLE_METHODS = ("start_tricks", "legal_actions", "apply", "copy_table_into")
+
+
 @pytest.mark.parametrize("game, options", [
     ("teds-game", {"players": 5, "start_size": 4}),
     ("teds-game", {"players": 3, "start_size": 2, "mode": "table"}),
     ("bobs-hat", {"players": 4, "hands": 3}),
+    ("bobs-hat", {"players": 3, "hands": 2, "mode": "table", "double_fewest": True}),
     ("whot", {"players": 3}),
 ])
 def test_compiled_and_pure_kernels_play_the_same_games(pure, monkeypatch, game, options):
     compiled = _games(game, options, range(60))
+    for name in TABLE_METHODS:
+        assert getattr(tricks.TrickTaking, name) is getattr(kernel.TrickTable, name)
+        monkeypatch.setattr(tricks.TrickTaking, name, getattr(pure.TrickTable, name))
     monkeypatch.setattr(tricks, "play_cards", pure.play_cards)
-    monkeypatch.setattr(tricks, "hands_by_suit", pure.hands_by_suit)
-    monkeypatch.setattr(tricks, "copy_hands", pure.copy_hands)
     monkeypatch.setattr(cardlab.cards, "shuffle_prefix", pure.shuffle_prefix)
     assert _games(game, options, range(60)) == compiled
+
+
+def _mid_hand(game: str, options: dict, seed: int, steps: int):
+    """A seeded game, ``steps`` random actions into its first hand."""
+    table = cardlab.new_game(game, seed=seed, **options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        actions = table.state.legal_actions()
+        table.state.apply(actions[int(rng.random() * len(actions))])
+    return table.state
+
+
+@pytest.mark.parametrize("game, options", [
+    ("teds-game", {"players": 4, "start_size": 5}),
+    ("bobs-hat", {"players": 4, "hands": 2}),
+])
+@pytest.mark.parametrize("copier", ["clone", "pickle", "deepcopy"])
+def test_a_copied_state_is_whole_and_independent(game, options, copier):
+    # The trick state sits in the compiled TrickTable, outside the instance dict: every way
+    # of copying a state must carry it, and the copy must play on without touching the
+    # original (bid phase, mid-trick, and between tricks).
+    for steps in (0, 3, 9, 12):
+        state = _mid_hand(game, options, seed=steps, steps=steps)
+        before = repr(state.snapshot())
+        other = {"clone": lambda s: s.clone(), "pickle": lambda s: pickle.loads(pickle.dumps(s)),
+                 "deepcopy": copy.deepcopy}[copier](state)
+        assert type(other) is type(state) and repr(other.snapshot()) == before
+        assert other.legal_actions() == state.legal_actions()
+        other.random_playout(random.Random(1).random)
+        assert other.hand_over() and repr(state.snapshot()) == before
+        state.random_playout(random.Random(1).random)
+        assert repr(state.snapshot()) == repr(other.snapshot())

@@ -232,6 +232,7 @@ class BobsHatState(TrickTaking):
         # the bid actions open to a player, without and with a no bid still in hand
         self.bid_choices = (tuple(rules.bid_actions(False)), tuple(rules.bid_actions(True)))
         self.bid_sets = (frozenset(self.bid_choices[0]), frozenset(self.bid_choices[1]))
+        self.double_fewest = bool(rules.options["double_fewest"])  # read at every bid
         self.sheet: list[list[int]] = []  # one finished row per hand number
         self.row = [0] * n  # the current hand's score so far (a renege penalty lands here)
         self.reneges: list[tuple[int, int, int]] = []  # (hand, seat, card) of each renege
@@ -347,7 +348,7 @@ class BobsHatState(TrickTaking):
         phase = self.phase
         if phase == PHASE_BID:
             choices = self.bid_choices[self.may_pass and not self.no_bid_used[self.turn]]
-            if self.rules.options["double_fewest"]:
+            if self.double_fewest:
                 free = self.free_fewest_cards()
                 if free < 2:  # the grey cards left do not allow every fewest bid
                     return [a for a in choices if _greys(a - BID) <= free]
@@ -373,7 +374,7 @@ class BobsHatState(TrickTaking):
             may_pass = self.may_pass and not self.no_bid_used[self.turn]
             if action not in self.bid_sets[may_pass]:
                 raise self.refuse(self._bid_problem(flags, may_pass), bid_text(flags))
-            if flags & FEWEST and self.rules.options["double_fewest"] and \
+            if flags & FEWEST and self.double_fewest and \
                     _greys(flags) > self.free_fewest_cards():
                 raise self.refuse(self._greys_problem(flags), bid_text(flags))
             seat = self.turn
@@ -381,8 +382,8 @@ class BobsHatState(TrickTaking):
             if flags == NO_BID:
                 self.no_bid_used[seat] = True
             self.bidder += 1
-            self.turn = (seat + 1) % self.rules.players
-            if self.bidder == self.rules.players:
+            self.turn = seat + 1 if seat + 1 < self.nseats else 0
+            if self.bidder == self.nseats:
                 self.phase = PHASE_PLAY
                 self.turn = self.leader = self.opener
             return

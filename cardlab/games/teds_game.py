@@ -359,7 +359,8 @@ class TedsGameState(TrickTaking):
         if self.phase != PHASE_BID:
             return []
         bids = self.bid_actions
-        forbidden = self._hook_now()
+        # the hook, as _hook_now says, inlined: this runs at every bid of every playout
+        forbidden = self.size - self.bid_total if self.turn == self.dealer else -1
         if forbidden < 0:
             return list(bids)
         return [*bids[:forbidden], *bids[forbidden + 1:]]
@@ -368,6 +369,13 @@ class TedsGameState(TrickTaking):
         if self.phase == PHASE_BID:
             bid = action - BID
             if 0 <= bid <= self.size:
+                seat = self.turn
+                if seat != self.dealer:  # the hook binds the dealer alone (see _hook_now)
+                    self.bids[seat] = bid
+                    self.bid_total += bid
+                    self.nbids += 1
+                    self.turn = seat + 1 if seat + 1 < self.nseats else 0
+                    return
                 forbidden = self._hook_now()
                 if bid == forbidden:
                     raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")

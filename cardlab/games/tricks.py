@@ -11,15 +11,16 @@ so following suit and the legal plays are list look-ups rather than scans.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..cards import Deck
 from ..game import State
-from ..kernel import copy_hands, hands_by_suit, play_cards
+from ..kernel import PLAY, TABLE_FIELDS, TrickTable, play_cards
 
 T = TypeVar("T", bound="TrickTaking")
-PLAY = "play"  # the phase in which cards are played to tricks (compared by identity)
+# PLAY: the phase in which cards are played to tricks (compared by identity)
 
 
 class SuitedDeck(Deck):
@@ -42,29 +43,20 @@ class SuitedDeck(Deck):
         return suit * len(self.ranks) + self.ranks.index(rank)
 
 
-class TrickTaking(State):
+class TrickTaking(TrickTable, State):
     """The play of tricks. Subclasses call ``_start_tricks`` at each deal and set
     ``phase = PLAY``; from then on ``apply`` plays cards and calls ``_play_over`` after the
-    last trick."""
+    last trick.
+
+    The trick state (hands, trick, history, turn, phase...) lives in the compiled
+    :class:`cardlab.kernel.TrickTable`, and so do ``legal_actions`` and ``apply``, the
+    protocol's hot path: the play of a card is handled there for every trick-taking game,
+    and the other phases (bids, the hat...) go to the subclass hooks ``_legal_other`` and
+    ``_apply_other``. Everything else a game keeps is an ordinary attribute.
+    """
 
     deck: SuitedDeck
     names: list[str]
-    suit_of: tuple[int, ...]
-    ncards: int
-    nseats: int
-    hands: list[list[list[int]]]  # seat → suit → cards, each list ascending
-    trump: int  # suit index, or -1 for no trump
-    turn: int
-    leader: int
-    led: int
-    trick: list[int]
-    win_seat: int
-    win_card: int
-    history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
-    tricks_won: list[int]
-    renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
-    dealt_hands: list[list[int]]  # the cards each seat was dealt this hand
-    phase: str
 
     def _init_tricks(self, deck: SuitedDeck, names: list[str]) -> None:
         """Set up the empty table (call once from ``__init__``)."""
@@ -73,43 +65,11 @@ class TrickTaking(State):
         self.suit_of = deck.suit_of
         self.ncards = len(deck)
         self.nseats = len(names)
+        self.phase = ""
         self._start_tricks([[] for _ in names], -1, -1)
 
     def _start_tricks(self, hands: list[list[int]], trump: int, leader: int) -> None:
-        self.hands = hands_by_suit(hands, self.deck.suit_of, len(self.deck.suits))
-        self.trump = trump
-        self.turn = self.leader = leader
-        self.led = -1
-        self.trick = []
-        self.win_seat = self.win_card = -1
-        self.history = []
-        self.tricks_won = [0] * len(hands)
-        self.renege = None
-        self.dealt_hands = hands
-
-    # -- the protocol's hot path: legal actions and apply ----------------------------
-    # The play of a card is handled here for every trick-taking game; the other phases
-    # (bids, the hat...) go to the subclass hooks ``_legal_other`` and ``_apply_other``.
-    # Playouts spend nearly all their time in these two methods, hence the flat code.
-
-    def legal_actions(self) -> list[int]:
-        if self.phase is not PLAY:
-            return self._legal_other()
-        held = self.hands[self.turn]
-        led = self.led
-        if led >= 0 and held[led]:
-            return held[led][:]
-        if len(held) == 4:
-            return held[0] + held[1] + held[2] + held[3]
-        if len(held) == 3:
-            return held[0] + held[1] + held[2]
-        return [card for suit in held for card in suit]
-
-    def apply(self, action: int) -> None:
-        if self.phase is not PLAY:
-            self._apply_other(action)
-        elif not play_cards(self, action, None):
-            self._illegal_play(action)
+        self.start_tricks(hands, trump, leader, len(self.deck.suits))
 
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the hand with uniformly random legal actions (simulations, benchmarks).
@@ -126,16 +86,6 @@ class TrickTaking(State):
             if not actions or self.to_act() < 0:
                 return
             self.apply(actions[int(rand() * len(actions))])
-
-    def _legal_other(self) -> list[int]:
-        raise NotImplementedError
-
-    def _apply_other(self, action: int) -> None:
-        raise NotImplementedError
-
-    def _play_over(self) -> None:
-        """Called when the last trick of the hand has been won: score the hand."""
-        raise NotImplementedError
 
     def _illegal_play(self, action: int) -> None:
         """A card that may not be played: refuse it, or (table mode) record a renege."""
@@ -255,17 +205,20 @@ class TrickTaking(State):
         """An independent copy: what a move changes in place is copied, the rest is shared.
 
         Numbers, strings, tuples and the lists that are never changed after they are made
-        (the dealt hands, the rules) are shared; the hands, the trick, the history and the
-        game's own lists (``_copy_lists_into``) are copied.
+        (the dealt hands, the rules) are shared; the hands, the trick, the history
+        (:meth:`~cardlab.kernel.TrickTable.copy_table_into`) and the game's own lists
+        (``_copy_lists_into``) are copied.
         """
-        other = object.__new__(type(self))
+        other = _new(type(self))
         other.__dict__.update(self.__dict__)
-        other.hands = copy_hands(self.hands)
-        other.trick = self.trick[:]
-        other.history = self.history[:]
-        other.tricks_won = self.tricks_won[:]
+        self.copy_table_into(other)
         self._copy_lists_into(other)
         return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and ``copy`` the compiled table's fields along with the game's own."""
+        fields = {name: getattr(self, name) for name in TABLE_FIELDS}
+        return (_restore, (type(self), self.__dict__.copy(), fields))
 
     def _copy_lists_into(self, other: Any) -> None:
         """Give ``other`` its own copy of each list of the game's that a move changes."""
@@ -273,3 +226,16 @@ class TrickTaking(State):
 
     def dealt_cards(self) -> list[int]:
         return [card for cards in self.dealt_hands for card in cards]
+
+
+_new = TrickTable.__new__  # a state without __init__ (clone fills it in)
+
+
+def _restore(cls: type[T], attributes: dict[str, Any], fields: dict[str, Any]) -> T:
+    """Rebuild a pickled state (see :meth:`TrickTaking.__reduce__`)."""
+    state = _new(cls)
+    state.__dict__.update(attributes)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    state.phase = sys.intern(state.phase)  # the hot path compares phases by identity
+    return state
