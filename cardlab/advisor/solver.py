@@ -76,7 +76,7 @@ def best_line(state: State, seat: int) -> list[int]:
     line: list[int] = []
     here = state.clone()
     _check(here, seat)
-    while here.phase is PLAY:  # type: ignore[attr-defined]
+    while here.phase == PLAY:  # type: ignore[attr-defined]
         values = solve(here, seat)
         pick = max if here.to_act() == seat else min
         target = pick(values.values())
@@ -96,7 +96,7 @@ def _check(state: State, seat: int) -> None:
         raise CardlabError(f"the exact solver needs a seat from 0 to {state.nseats - 1} "
                            f"(0-based), not {seat!r}")
     hand = state.hand_number()
-    if state.phase is not PLAY or state.to_act() < 0:
+    if state.phase != PLAY or state.to_act() < 0:
         when = "the hand is over" if state.hand_over() else f"hand {hand} is in its " \
             f"{state.phase} phase"
         raise CardlabError(

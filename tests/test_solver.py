@@ -1,0 +1,225 @@
+"""The exact open-hand solver (cardlab/advisor/solver.py) against brute force through the engine.
+
+The brute force is a plain minimax over ``clone``/``apply`` of the engine itself, with no
+pruning, no table and no equivalent cards, scored by the row the engine writes on the score
+sheet when the hand ends: so the solver's search, its summary of the tricks, its equivalent
+cards and its leaf scoring are all checked against the rules as the engine plays them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardlab
+from cardlab import solvekernel
+from cardlab.advisor.solver import best_line, solve, value
+from cardlab.errors import CardlabError
+from cardlab.game import State
+
+BOBS_TRUMPS = ("blue", "red", "black", "gray")
+
+
+def hand_score(state: State, seat: int) -> int:
+    """The seat's score for the hand just ended: its row on the engine's score sheet."""
+    assert state.hand_over()
+    return state.sheet[-1][seat]  # type: ignore[attr-defined]
+
+
+def brute(state: State, seat: int) -> int:
+    if state.phase != "play":  # type: ignore[attr-defined]
+        return hand_score(state, seat)
+    values = [brute(_after(state, card), seat) for card in state.legal_actions()]
+    return max(values) if state.to_act() == seat else min(values)
+
+
+def brute_root(state: State, seat: int) -> dict[int, int]:
+    return {card: brute(_after(state, card), seat) for card in state.legal_actions()}
+
+
+def _after(state: State, action: int) -> State:
+    child = state.clone()
+    child.apply(action)
+    return child
+
+
+def bobs_position(rng: random.Random, cards_left: int | None = None) -> State:
+    """A Bob's Hat hand in its play, random options, trump (gray too), hat, bids and cards
+    played; at most ``cards_left`` cards each (default: small enough for brute force)."""
+    players = rng.choice((3, 4, 5))
+    options = {"players": players, "negative_scoring": rng.random() < 0.5,
+               "no_bids": rng.random() < 0.3, "double_fewest": rng.random() < 0.3,
+               "opening": rng.choice(("dealer", "left-of-dealer")),
+               "hat_reveal": rng.choice(("when-found", "at-once"))}
+    state = cardlab.get_game("bobs-hat").rules(**options).new_state()
+    record = state.seeded_chance(rng.randrange(10**9))
+    record["trump"] = rng.choice(BOBS_TRUMPS)
+    state.apply_chance(record)
+    while state.phase != "play":  # type: ignore[attr-defined]
+        state.apply(rng.choice(state.legal_actions()))
+    left = cards_left if cards_left is not None else {3: 4, 4: 3, 5: 2}[players]
+    target = rng.randint(1, left)
+    while _tricks_left(state) > target:
+        state.apply(rng.choice(state.legal_actions()))
+    return _into_trick(state, rng)
+
+
+def teds_position(rng: random.Random) -> State:
+    """A Ted's Game hand of 1-4 cards (3-5 players) in its play, random bids and cards."""
+    players = rng.choice((3, 4, 5))
+    size = rng.randint(1, {3: 4, 4: 3, 5: 2}[players])
+    state = cardlab.new_game("teds-game", players=players, seed=rng.randrange(10**9),
+                             start_size=size, mode=rng.choice(("strict", "table"))).state
+    while state.phase != "play":  # type: ignore[attr-defined]
+        state.apply(rng.choice(state.legal_actions()))
+    return _into_trick(state, rng)
+
+
+def _tricks_left(state: State) -> int:
+    return len(state.dealt_hands[0]) - len(state.history)  # type: ignore[attr-defined]
+
+
+def _into_trick(state: State, rng: random.Random) -> State:
+    """Play a few cards of the current trick, so positions start mid-trick too."""
+    for _ in range(rng.randrange(state.rules.players)):
+        if _tricks_left(state) == 1:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def check_against_brute_force(state: State, rng: random.Random) -> None:
+    seat = rng.randrange(state.rules.players)
+    before = state.snapshot()
+    values = solve(state, seat)
+    assert values == brute_root(state, seat)
+    best = max(values.values()) if state.to_act() == seat else min(values.values())
+    assert value(state, seat) == best == brute(state, seat)
+    assert state.snapshot() == before  # the solver leaves the position as it found it
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32))
+def test_bobs_hat_values_are_brute_force_values(seed):
+    rng = random.Random(seed)
+    check_against_brute_force(bobs_position(rng), rng)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32))
+def test_teds_game_values_are_brute_force_values(seed):
+    rng = random.Random(seed)
+    check_against_brute_force(teds_position(rng), rng)
+
+
+def test_many_fixed_positions_of_both_games():
+    # A seeded sweep beside hypothesis's draws: every player count, mid-trick starts and
+    # (Bob's Hat) every trump card appear in it.
+    rng = random.Random(2026)
+    seen = set()
+    for i in range(240):
+        state = bobs_position(rng) if i % 2 else teds_position(rng)
+        seen.add((state.rules.name, state.rules.players, len(state.trick) > 0,  # type: ignore[attr-defined]
+                  state.trump))  # type: ignore[attr-defined]
+        check_against_brute_force(state, rng)
+    assert {(g, n) for g, n, _, _ in seen} >= {(g, n) for g in ("bobs-hat", "teds-game")
+                                              for n in (3, 4, 5)}
+    assert {t for g, _, _, t in seen if g == "bobs-hat"} == {-1, 0, 1, 2}
+    assert {m for _, _, m, _ in seen} == {True, False}
+
+
+@pytest.mark.parametrize("game", ["bobs-hat", "teds-game"])
+def test_the_best_line_scores_the_value_in_the_engine(game):
+    # Larger hands than brute force can take: following the solver's line through the
+    # engine ends the hand with exactly the value it promised, for the seat and each seat.
+    rng = random.Random(7)
+    for _ in range(4):
+        if game == "bobs-hat":
+            state = bobs_position(rng, cards_left=5)
+        else:
+            state = cardlab.new_game(game, players=4, seed=rng.randrange(10**6),
+                                     start_size=5).state
+            while state.phase != "play":  # type: ignore[attr-defined]
+                state.apply(rng.choice(state.legal_actions()))
+        seat = rng.randrange(state.rules.players)
+        promised = value(state, seat)
+        line = best_line(state, seat)
+        here = state.clone()
+        for card in line:
+            here.apply(card)
+        assert hand_score(here, seat) == promised
+        values = solve(state, state.to_act())
+        assert line[0] in values
+        if state.to_act() == seat:
+            assert values[line[0]] == promised == max(values.values())
+
+
+def test_equivalent_cards_share_a_value_and_others_need_not():
+    # Ted's Game, 3 players, 4 cards: a seat holding a run of one suit (no card of the run's
+    # gap elsewhere) gets one value for the run; the brute force agrees card by card.
+    rng = random.Random(11)
+    runs = 0
+    for _ in range(200):
+        state = teds_position(rng)
+        seat = state.to_act()
+        held = sorted(state.legal_actions())
+        in_play = {c for hand in state.hands for suit in hand for c in suit}  # type: ignore[attr-defined]
+        in_play.update(state.trick)  # type: ignore[attr-defined]
+        values = solve(state, seat)
+        for low, high in zip(held, held[1:], strict=False):
+            same_suit = state.suit_of[low] == state.suit_of[high]  # type: ignore[attr-defined]
+            if same_suit and not any(low < c < high for c in in_play):
+                runs += 1
+                assert values[low] == values[high]
+    assert runs > 20
+
+
+def test_a_seat_with_a_no_bid_scores_the_same_whatever_is_played():
+    rng = random.Random(5)
+    found = 0
+    while found < 5:
+        state = bobs_position(rng)
+        for seat, flags in enumerate(state.bids):  # type: ignore[attr-defined]
+            if flags == 32:  # bobs_hat.NO_BID
+                found += 1
+                assert set(solve(state, seat).values()) == {brute(state, seat)}
+
+
+def test_the_solver_kernel_module_runs_its_example():
+    # The search is written once for the compiled and the plain module (COMPILED says which).
+    state = teds_position(random.Random(3))
+    assert isinstance(solvekernel.COMPILED, bool)
+    assert solve(state, 0)
+
+
+def _bids_open() -> State:
+    table = cardlab.new_game("teds-game", players=3, seed=1, start_size=2)
+    return table.state
+
+
+def test_refusals_name_what_is_wrong():
+    state = _bids_open()
+    with pytest.raises(CardlabError, match="play of the cards, once every bid is made: "
+                                            "hand 1 is in its bid phase"):
+        solve(state, 0)
+    hat = cardlab.new_game("bobs-hat", players=3, seed=1).state
+    with pytest.raises(CardlabError, match="hand 1 is in its hat phase"):
+        value(hat, 0)
+    whot = cardlab.new_game("whot", players=2, seed=1).state
+    with pytest.raises(CardlabError, match="trick-taking games .* not Whot"):
+        solve(whot, 0)
+    play = _bids_open()
+    while play.phase != "play":  # type: ignore[attr-defined]
+        play.apply(play.legal_actions()[0])
+    for seat in (-1, 3, True, "seat 1"):
+        with pytest.raises(CardlabError, match="a seat from 0 to 2"):
+            solve(play, seat)  # type: ignore[arg-type]
+    while play.phase == "play":  # type: ignore[attr-defined]
+        play.apply(play.legal_actions()[0])
+    with pytest.raises(CardlabError, match="the hand is over"):
+        solve(play, 0)
+    with pytest.raises(CardlabError, match="the hand is over"):
+        best_line(play, 0)
