@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
+import signal
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -165,7 +168,8 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
         out: str | os.PathLike[str] | None = None,
         games_out: str | os.PathLike[str] | None = None, collect: bool = True,
         progress: bool = True, notebook: bool = True, connect_timeout: float = 10.0,
-        on_chunk: Any = None) -> tuple[SimulationResult | None, _summary.Tally, dict[str, Any]]:
+        on_chunk: Any = None, handle_sigterm: bool = False,
+        ) -> tuple[SimulationResult | None, _summary.Tally, dict[str, Any]]:
     """Play ``spec``; write what is asked; return the frames (with ``collect``), the tally and
     what happened (``games`` finished, ``written`` paths, ``interrupted``)."""
     pa = require("pyarrow")
@@ -186,38 +190,52 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
     tally = _summary.Tally()
     hands: list[Any] = []
     games: list[Any] = []
-    info: dict[str, Any] = {"games": 0, "written": [], "interrupted": False}
+    info: dict[str, Any] = {"games": 0, "written": [], "interrupted": False, "signal": None}
     bar = None
+    guard = Signals(terminate=handle_sigterm)
     try:
-        if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-        sink = None if out is None else _Sink(spec, out, games_out)  # type: ignore[arg-type]
-        bar = _progress(spec.games, progress, notebook)
-
-        def take(chunk: Chunk) -> None:
-            if sink is not None:
-                sink.write(chunk)
-            if collect:
-                hands.append(chunk.hands)
-                games.append(chunk.games)
-            tally.add(chunk.games)
+        with guard:
             if folder is not None:
-                for name, text in chunk.replays:
-                    write_text(folder / name, text)
-            info["games"] += chunk.count
-            if bar is not None:
-                bar.update(chunk.count)
-            if on_chunk is not None:
-                on_chunk(chunk)
+                folder.mkdir(parents=True, exist_ok=True)
+            sink = None if out is None else _Sink(spec, out, games_out)  # type: ignore
+            bar = _progress(spec.games, progress, notebook)
 
-        try:
-            for chunk in _iterate(backend):
-                take(chunk)
-        except KeyboardInterrupt:
-            info["interrupted"] = True
-            backend.close()
-            for chunk in backend.finished():  # finished out of order: they count too
-                take(chunk)
+            def take(chunk: Chunk) -> None:
+                if sink is not None:
+                    sink.write(chunk)
+                if collect:
+                    hands.append(chunk.hands)
+                    games.append(chunk.games)
+                tally.add(chunk.games)
+                if folder is not None:
+                    for name, text in chunk.replays:
+                        write_text(folder / name, text)
+                info["games"] += chunk.count
+                if bar is not None:
+                    bar.update(chunk.count)
+                if on_chunk is not None:
+                    on_chunk(chunk)
+
+            try:
+                for chunk in _iterate(backend):
+                    with guard.deferred():  # a chunk is taken whole, or not at all
+                        take(chunk)
+            except KeyboardInterrupt:
+                with guard.deferred(drop=True):  # a second Ctrl-C: the same ending
+                    info["interrupted"] = True
+                    info["signal"] = guard.received[0] if guard.received else None
+                    backend.close()
+                    for chunk in backend.finished():  # finished out of order: they count
+                        take(chunk)
+            with guard.deferred(drop=not info["interrupted"]):
+                backend.close()
+                if sink is not None:
+                    if info["games"]:
+                        sink.commit()
+                        info["written"] = sink.names
+                    else:
+                        sink.abort()
+                    sink = None
     except BaseException:
         backend.close()
         if sink is not None:
@@ -228,13 +246,6 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
             bar.close()
         if own_client is not None:
             own_client.close()
-    backend.close()
-    if sink is not None:
-        if info["games"]:
-            sink.commit()
-            info["written"] = sink.names
-        else:
-            sink.abort()
     result = None
     if collect:
         result = SimulationResult(
@@ -246,6 +257,62 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
             reruns=backend.reruns, interrupted=info["interrupted"])
     info["reruns"] = backend.reruns
     return result, tally, info
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: the run stops and writes the games that finished."""
+
+
+class Signals:
+    """Ctrl-C (and, with ``terminate``, SIGTERM) while a run is going.
+
+    The signal raises ``KeyboardInterrupt`` (or :class:`Terminated`) as usual, except inside
+    :meth:`deferred`, where it waits for the block's end: a chunk is written to both tables
+    or to neither. Handlers can only be set in the main thread; elsewhere Python's own
+    Ctrl-C handling stays.
+    """
+
+    def __init__(self, terminate: bool = False) -> None:
+        self.signals = [signal.SIGINT] + ([signal.SIGTERM] if terminate else [])
+        self.received: list[int] = []
+        self.depth = 0
+        self.pending: int | None = None
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> Signals:
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.signals:
+                self.previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous.clear()
+
+    @staticmethod
+    def _error(signum: int) -> KeyboardInterrupt:
+        return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.received.append(signum)
+        if self.depth:
+            self.pending = signum
+            return
+        raise self._error(signum)
+
+    @contextlib.contextmanager
+    def deferred(self, drop: bool = False) -> Iterator[None]:
+        """Hold signals until the block ends (then raise; with ``drop``, forget them)."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if self.depth == 0 and self.pending is not None:
+            signum, self.pending = self.pending, None
+            if not drop:
+                raise self._error(signum)
 
 
 def _iterate(backend: Any) -> Iterator[Chunk]:

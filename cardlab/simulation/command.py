@@ -20,10 +20,6 @@ from ..game import get_game, parse_option_pairs
 from .spec import SEATINGS, make_spec
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled as Ctrl-C is: the run stops and writes what is finished."""
-
-
 def add_parser(sub: Any) -> None:
     """Register ``simulate`` with the CLI's subparsers."""
     sim = sub.add_parser("simulate", help="bots play many games; tidy Parquet tables and a "
@@ -58,35 +54,26 @@ def run(args: argparse.Namespace) -> int:
     """Run ``cardlab simulate``; bad input raises a ``CardlabError`` (one line, exit 2)."""
     from ..cli import _say, _seed  # the CLI's own seed rules and printing
     from . import summary
+    from .api import Terminated
     from .api import run as run_spec
 
     spec = make_spec(args.game, players=args.players, games=args.games, bots=args.bots,
                      seed=_seed(args.seed), options=parse_option_pairs(args.option),
                      seating=args.seating, chunk=args.chunk)
-    signals: list[int] = []
-
-    def on_term(signum: int, frame: Any) -> None:
-        signals.append(signum)
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        try:
-            _, tally, info = run_spec(spec, workers=args.workers, scheduler=args.scheduler,
-                                      replays=args.replays, out=args.out, collect=False,
-                                      progress=not args.no_progress, notebook=False,
-                                      connect_timeout=args.connect_timeout)
-        except KeyboardInterrupt:
-            # before the first chunk came back (or while connecting): nothing was written
-            print("cardlab: interrupted before any game finished: nothing written",
-                  file=sys.stderr)
-            return 143 if signals else 130
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        _, tally, info = run_spec(spec, workers=args.workers, scheduler=args.scheduler,
+                                  replays=args.replays, out=args.out, collect=False,
+                                  progress=not args.no_progress, notebook=False,
+                                  connect_timeout=args.connect_timeout, handle_sigterm=True)
+    except KeyboardInterrupt as err:
+        # before the run began (while connecting), or while giving up: nothing was written
+        print("cardlab: interrupted before any game finished: nothing written",
+              file=sys.stderr)
+        return 143 if isinstance(err, Terminated) else 130
     code = 0
     written = " and ".join(info["written"])
     if info["interrupted"]:
-        code = 143 if signals else 130
+        code = 143 if info["signal"] == signal.SIGTERM else 130
         if info["games"] and written:
             print(f"cardlab: interrupted: wrote {written} with the {info['games']:,} games "
                   f"that finished, of {spec.games:,}", file=sys.stderr)
