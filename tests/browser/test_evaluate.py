@@ -185,8 +185,11 @@ def html_page(source: Path, *args: str) -> Path:
 
 def open_page(chromium: Any, path: Path, theme: str = "light",
               size: tuple[int, int] = (1280, 900)) -> tuple[Any, Any, harness.Offline]:
+    # "high-contrast": the system's forced colours (Windows high contrast), on dark
+    forced = theme == "high-contrast"
     page = chromium.new_page(viewport={"width": size[0], "height": size[1]},
-                             color_scheme=theme)
+                             color_scheme="dark" if forced else theme,
+                             forced_colors="active" if forced else "none")
     offline = harness.Offline(page)
     page.goto(path.as_uri())
     page.wait_for_selector(f"{ROOT_SEL} .cardlab-card")
@@ -242,12 +245,13 @@ def test_a_seat_page_shows_only_its_own_values(chromium: Any, analysed: Any) -> 
         page.close()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
 @pytest.mark.parametrize("size", SIZES)
 def test_page_screenshots(chromium: Any, analysed: Any, artifacts: Path, theme: str,
                           size: tuple[int, int]) -> None:
     """For a person to look at; checked: the table's seats inside the window, no button text
-    cut, AA contrast with the values on."""
+    cut, AA contrast with the values on; in forced colours best and worst keep an outline
+    each (solid, dashed), besides their marks."""
     replay, path = analysed
     page, root, _ = open_page(chromium, html_page(path), theme, size)
     try:
@@ -256,6 +260,10 @@ def test_page_screenshots(chromium: Any, analysed: Any, artifacts: Path, theme: 
         fit = root.evaluate(views.FIT)
         assert not fit["outside"] and not fit["truncated"], fit
         assert not root.evaluate(views.CONTRAST)["failures"]
+        if theme == "high-contrast":
+            styles = root.evaluate("""(root) => ['best', 'worst'].map((k) => getComputedStyle(
+                root.querySelector('.cardlab-eval-action.cardlab-eval-' + k)).outlineStyle)""")
+            assert styles == ["solid", "dashed"], styles
         page.screenshot(path=str(artifacts / f"evaluate-page-{theme}-{size[0]}x{size[1]}.png"),
                         full_page=True)
     finally:
