@@ -557,13 +557,33 @@ def _decision_steps(replay: cardlab.Replay) -> dict[int, tuple[int, dict]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def analysed_whot() -> cardlab.Replay:
+    from cardlab.analyse import analyse
+
+    return analyse(cardlab.load(WHOT), rollouts=3, bot="random", progress=False)
+
+
 def test_each_decision_carries_its_values_at_its_step(analysed):
-    movie = build_movie(analysed)
-    data = movie["views"][""][0]
     wanted = _decision_steps(analysed)
     assert exact_step_in(wanted) and len(wanted) > 30
+    _check_values_at_steps(analysed, wanted)
+
+
+def test_whot_values_are_points_against_the_fewest_best(analysed_whot):
+    wanted = _decision_steps(analysed_whot)
+    assert any("draw" in record["values"] for _, record in wanted.values())
+    _check_values_at_steps(analysed_whot, wanted)
+    entry = next(iter(build_movie(analysed_whot)["views"][""][0]["ev"].values()))
+    assert "expected points against (fewer is better)" in entry["src"]
+
+
+def _check_values_at_steps(replay: cardlab.Replay, wanted: dict[int, tuple[int, dict]]) -> None:
+    movie = build_movie(replay)
+    data = movie["views"][""][0]
     assert {int(s) for s in data["ev"]} == set(wanted)
-    low = analysed.rules.low_score_wins
+    low = replay.rules.low_score_wins
+    pick, drop = (min, max) if low else (max, min)
     for step, (actor, record) in wanted.items():
         entry = data["ev"][str(step)]
         frame = frame_at(movie, step)
@@ -572,15 +592,17 @@ def test_each_decision_carries_its_values_at_its_step(analysed):
             record["values"], key=lambda t: record["values"][t][0], reverse=not low)
         assert {row[0]: row[2:4] for row in entry["v"]} == record["values"]
         means = [pair[0] for pair in record["values"].values()]
-        assert entry["best"] == [t for t, v in record["values"].items() if v[0] == max(means)]
+        assert entry["best"] == [t for t, v in record["values"].items() if v[0] == pick(means)]
         assert entry["worst"] == ([t for t, v in record["values"].items()
-                                   if v[0] == min(means)] if min(means) < max(means) else [])
+                                   if v[0] == drop(means)] if min(means) < max(means) else [])
         for row in entry["v"]:  # best and worst say so without colour too
             assert row[6] == ("▲" if row[0] in entry["best"] else
                               "▼" if row[0] in entry["worst"] else "")
         held = frame["seats"][str(actor)]["h"]
-        for code, i in entry["c"].items():  # a card's value is the action that plays it
-            assert code in held and entry["v"][i][0] == f"play {code}"
+        for code, i in entry["c"].items():  # a card's value: the best action playing it
+            plays = [k for k, row in enumerate(entry["v"])
+                     if row[0].split(" ")[:2] == ["play", code]]  # a WHOT: one per call
+            assert code in held and i == plays[0]
         assert ("exact hand score" in entry["src"]) == bool(record.get("exact"))
         if not record.get("exact"):
             assert f"over {record['rollouts']} sampled deals, played out by random play" \
