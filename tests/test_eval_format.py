@@ -22,7 +22,7 @@ from cardlab.limits import Limits
 from cardlab.replay import Action, schema
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _analysed(game: str) -> str:
     options: dict[str, Any] = {"teds-game": {"players": 3, "start_size": 2},
                                "bobs-hat": {"players": 4, "hands": 2},
@@ -131,7 +131,7 @@ BREAKS = [
     ("rollouts 1.5", lambda a: a["eval"].update(rollouts=1.5), ".rollouts", ("whole number",)),
     ("rollouts true", lambda a: a["eval"].update(rollouts=True), ".rollouts", ("whole number",)),
     ("a negative stderr", lambda a: a["eval"]["values"][a["act"]].__setitem__(1, -0.5),
-     f'.values["{{act}}"]', ("a standard error is at least 0", "-0.5")),
+     '.values["{act}"]', ("a standard error is at least 0", "-0.5")),
     ("an unknown bot", lambda a: a["eval"].update(bot="oracle"), ".bot",
      ("bot is one of random, heuristic, exact", "oracle")),
     ("a seat of no one", lambda a: a["eval"].update(seat="Nobody"), ".seat",
@@ -144,11 +144,11 @@ BREAKS = [
     ("values as a list", lambda a: a["eval"].update(values=[1, 2]), ".values",
      ("[mean, stderr] by action text",)),
     ("a value of three numbers", lambda a: a["eval"]["values"][a["act"]].append(1.0),
-     f'.values["{{act}}"]', ("two numbers",)),
+     '.values["{act}"]', ("two numbers",)),
     ("a value as text", lambda a: a["eval"]["values"].__setitem__(a["act"], ["1", "0"]),
-     f'.values["{{act}}"]', ("two numbers",)),
+     '.values["{act}"]', ("two numbers",)),
     ("a huge whole number", lambda a: a["eval"]["values"][a["act"]].__setitem__(0, 10**400),
-     f'.values["{{act}}"]', ("finite",)),
+     '.values["{act}"]', ("finite",)),
     ("the eval is a list", lambda a: a.update(eval=[]), "", ("an eval record is an object",)),
     ("the eval is null", lambda a: a.update(eval=None), "", ("not null",)),
 ]

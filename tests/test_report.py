@@ -63,7 +63,7 @@ def test_judging_an_action_without_a_value_is_an_error():
 
 # -- real analysed replays ---------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _analysed(game: str, seed: int) -> str:
     options = {"teds-game": {"players": 3, "start_size": 3},
                "bobs-hat": {"players": 4, "hands": 2},

@@ -1,0 +1,203 @@
+"""cardlab analyse: every decision of the main line evaluated, reproducibly (issue 11, point 4).
+
+The Python API (:func:`cardlab.analyse.analyse`) and the command line (run as a real
+subprocess: one line and exit 2 for every user error, nothing half-written).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardlab
+from cardlab.advisor import evaluate
+from cardlab.analyse import analyse, decision_seed, decisions, default_output
+from cardlab.bots import make_bot
+from cardlab.cursor import walk
+from cardlab.errors import OptionError
+from cardlab.explore import line_state
+from cardlab.replay import Action
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def _game(game: str) -> str:
+    options = {"teds-game": {"players": 3, "start_size": 2},
+               "bobs-hat": {"players": 4, "hands": 1},
+               "whot": {"players": 3, "rubber": "single", "max_turns": 40}}[game]
+    table = cardlab.new_game(game, seed=9, **options)
+    table.play([make_bot("heuristic", game, seed=s) for s in range(options["players"])])
+    return table.replay.to_json()
+
+
+def game(name: str = "teds-game") -> cardlab.Replay:
+    return cardlab.loads(_game(name))
+
+
+@pytest.mark.parametrize("name", ["teds-game", "bobs-hat", "whot"])
+def test_every_decision_and_only_decisions_get_a_record(name):
+    replay = game(name)
+    done = analyse(replay, rollouts=6, seed=4, progress=False)
+    assert replay == game(name)  # the input is left as it was
+    points = {(d.hand, d.index): d.seat for d in decisions(replay)}
+    seen = 0
+    for _, hand_index, index, state in walk(replay):
+        line = done.hands[hand_index].actions
+        if index == len(line):
+            continue
+        action = line[index]
+        key = (hand_index + 1, index)
+        is_decision = (state.to_act() >= 0 and action.seat == replay.seats[state.to_act()]
+                       and len(state.legal_actions()) >= 2)
+        assert (key in points) == is_decision
+        assert (action.eval is not None) == is_decision
+        if is_decision:
+            seen += 1
+            assert action.eval["seat"] == action.seat
+            assert set(action.eval["values"]) == set(state.legal_texts())
+            assert action.eval["seed"] == decision_seed(4, *key)
+            assert action.eval["rollouts"] == 6 and action.eval["bot"] == "heuristic"
+    assert seen == len(points) > 0
+    again = cardlab.loads(done.to_json())
+    assert again == done and again.to_dict()["version"] == 2
+
+
+def test_a_record_is_what_evaluate_gives_with_its_seed():
+    replay = game("bobs-hat")
+    done = analyse(replay, rollouts=5, seed=11, progress=False)
+    for hand_number, hand in enumerate(done.hands, 1):
+        for index, action in enumerate(hand.actions):
+            if action.eval is not None and index % 5 == 0:
+                record = action.eval
+                again = evaluate(replay, hand_number, index, rollouts=5, seed=record["seed"],
+                                 bot=record["bot"]).record()
+                assert again == record
+
+
+def test_a_pool_of_workers_gives_the_same_replay_as_one_process():
+    replay = game("teds-game")
+    serial = analyse(replay, rollouts=5, seed=2, progress=False, workers=1)
+    pooled = analyse(replay, rollouts=5, seed=2, progress=False, workers=2)
+    assert pooled == serial
+    assert pooled.to_json() == serial.to_json()
+
+
+def test_one_seat_only_and_other_records_kept():
+    replay = game("teds-game")
+    name = replay.seats[1]
+    done = analyse(replay, seat=name, rollouts=4, progress=False)
+    records = [a for h in done.hands for a in h.actions if a.eval is not None]
+    assert records and all(a.seat == name for a in records)
+    assert len(records) == len(decisions(replay, 1))
+    assert analyse(replay, seat=1, rollouts=4, progress=False) == done
+    # analysing the others adds their records and keeps seat 1's; a new seed replaces them
+    everyone = analyse(done, rollouts=4, progress=False)
+    assert everyone == analyse(replay, rollouts=4, progress=False)
+    reseeded = analyse(everyone, seat=name, rollouts=4, seed=1, progress=False)
+    for a, b in zip([a for h in reseeded.hands for a in h.actions],
+                    [a for h in everyone.hands for a in h.actions], strict=True):
+        assert (a.eval == b.eval) == (a.eval is None or a.seat != name)
+
+
+def test_a_variations_record_is_kept():
+    replay = game("teds-game")
+    state = line_state(replay, 1, (), 0)
+    other = next(t for t in state.legal_texts() if t != replay.hands[0].actions[0].act)
+    record = evaluate(replay, 1, 0, rollouts=3, seed=5).record()
+    replay.add_variation(1, (), 0, [Action(replay.seats[state.to_act()], other, eval=record)])
+    done = analyse(replay, rollouts=3, progress=False)
+    assert done.hands[0].actions[0].variations[0][0].eval == record
+    assert cardlab.loads(done.to_json()) == done
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"seat": "Nobody"}, "no seat 'Nobody'"),
+    ({"seat": 7}, "not 7"),
+    ({"rollouts": 0}, "rollouts is a whole number of at least 1, not 0"),
+    ({"rollouts": True}, "not True"),
+    ({"rollouts": "5"}, "not '5'"),
+    ({"bot": "oracle"}, "the bot is one of random, heuristic, exact, not 'oracle'"),
+    ({"seed": 1.5}, "seed is a whole number"),
+    ({"workers": 0}, "workers is a whole number of at least 1"),
+])
+def test_bad_options_are_refused_before_any_work(options, words):
+    with pytest.raises(OptionError) as caught:
+        analyse(game(), progress=False, **options)
+    assert words in str(caught.value)
+
+
+def test_the_exact_bot_is_for_trick_games():
+    with pytest.raises(OptionError, match="exact bot plays the trick-taking games, not whot"):
+        analyse(game("whot"), bot="exact", progress=False)
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("analyse")
+    (root / "game.json").write_text(_game("teds-game"), encoding="utf-8")
+    return root
+
+
+def test_the_command_writes_the_analysed_replay(folder):
+    done = cli("analyse", "game.json", "--rollouts", "4", "--seed", "3", "--workers", "2",
+               cwd=folder)
+    assert done.returncode == 0, done.stderr
+    out = folder / default_output("game.json")
+    assert done.stdout.strip().startswith(f"wrote {out.name}: ")
+    assert "decision" in done.stderr  # the progress bar
+    written = cardlab.load(out)
+    assert written == analyse(game(), rollouts=4, seed=3, progress=False)
+    assert f"{len(decisions(written))} decisions evaluated" in done.stdout
+    shown = cli("show", out.name, cwd=folder)
+    assert shown.returncode == 0 and "Hand 1" in shown.stdout
+    seat = written.seats[0]
+    only = cli("analyse", "game.json", "--seat", seat, "--rollouts", "3", "-o", "one.json",
+               cwd=folder)
+    assert only.returncode == 0, only.stderr
+    assert {a.seat for h in cardlab.load(folder / "one.json").hands for a in h.actions
+            if a.eval is not None} == {seat}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seat", "Nobody"], "game.json: no seat 'Nobody'; the seats are"),
+    (["--rollouts", "0"], "--rollouts takes a whole number of at least 1, not '0'"),
+    (["--rollouts", "many"], "--rollouts takes a whole number of at least 1, not 'many'"),
+    (["--rollouts", "-5"], "--rollouts takes a whole number"),
+    (["--bot", "oracle"], "--bot is one of random, heuristic, exact, not 'oracle'"),
+    (["--seed", "abc"], "--seed takes a whole number, not 'abc'"),
+    (["--workers", "0"], "--workers takes a whole number of at least 1"),
+    (["-o", "no/such/folder.json"], "cannot save: no such folder"),
+    (["--limit", "max_hands=1"], "max_hands"),
+])
+def test_each_bad_command_line_is_one_line_and_exit_2(folder, args, words):
+    before = sorted(os.listdir(folder))
+    done = cli("analyse", "game.json", *args, cwd=folder)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardlab: error: "), done.stderr
+    assert words in lines[0]
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert sorted(os.listdir(folder)) == before  # nothing written, not even half
+
+
+def test_a_file_that_is_not_a_replay_is_one_line(folder):
+    (folder / "bad.json").write_text(json.dumps({"format": "x"}), encoding="utf-8")
+    done = cli("analyse", "bad.json", cwd=folder)
+    assert done.returncode == 2 and "not a cardlab replay" in done.stderr
+    missing = cli("analyse", "missing.json", cwd=folder)
+    assert missing.returncode == 2 and "no such file" in missing.stderr
