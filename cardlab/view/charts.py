@@ -233,7 +233,9 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
 # ``result.games`` (one row per game and seat) of :func:`cardlab.simulate`, or a frame read
 # back with :func:`cardlab.simulation.load`. The tables behind each chart are public too
 # (:func:`hook_bites`, :func:`bid_rows`, :func:`rates`, :func:`means`), so that what a chart
-# plots can be printed, filtered and checked by hand.
+# plots can be printed, filtered and checked by hand. Each chart takes ``template`` (a plotly
+# template: "plotly_dark" on a dark theme) and ``title`` (in place of the title's first line;
+# the line under it, which says how to read the chart, stays).
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal: a two-sided 95% interval
 
@@ -499,7 +501,12 @@ def _error_y(table: Any, centre: str) -> dict[str, Any]:
             "arrayminus": (table[centre] - table["ci_low"]).tolist()}
 
 
-def _sim_layout(fig: Any, title: str, x: str, y: str, template: str) -> Any:
+def _sim_layout(fig: Any, title: str, x: str, y: str, template: str,
+                heading: str | None = None) -> Any:
+    """The charts' common layout; ``heading`` (the caller's ``title=``) replaces the first
+    line of the title and keeps the line under it that says how to read the chart."""
+    if heading is not None:
+        title = heading + (title[title.index("<br>"):] if "<br>" in title else "")
     _layout(fig, title, x, y, template)
     # scattermode "group": the points of several lines at one x stand side by side, as
     # grouped bars do, so their error bars do not hide each other
@@ -524,7 +531,8 @@ def _lines_by(table: Any, by: str | None, x: str, y: str, hover: str) -> list[An
     return traces
 
 
-def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_white") -> Any:
+def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_white",
+                   title: str | None = None) -> Any:
     """How often the hook bites, by hand size: one line per dealer (``by="seat"``), per the
     dealer's bot (``"bot"``) or for all hands (``None``), with 95% Wilson intervals.
 
@@ -546,11 +554,11 @@ def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_
     fig.update_xaxes(dtick=1)
     return _sim_layout(fig, "The hook bites: the dealer takes exactly the forbidden number"
                        "<br><sup>share of the hands each dealer dealt; bars: 95% confidence"
-                       "</sup>", "cards dealt each", "hands bitten", template)
+                       "</sup>", "cards dealt each", "hands bitten", template, title)
 
 
 def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | None = None,
-                        template: str = "plotly_white") -> Any:
+                        template: str = "plotly_white", title: str | None = None) -> Any:
     """The share of bids made, by hand size, one line per ``by`` ("bot", "seat", or "bid":
     Bob's Hat's kinds of bid), with 95% Wilson intervals; ``bids`` keeps those bids only.
 
@@ -570,11 +578,11 @@ def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | No
     fig.update_yaxes(tickformat=".0%", range=[0, 1.05])
     fig.update_xaxes(dtick=1)
     return _sim_layout(fig, "Bids made, by hand size<br><sup>bars: 95% confidence</sup>",
-                       "cards dealt each", "share of bids made", template)
+                       "cards dealt each", "share of bids made", template, title)
 
 
 def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | None = None,
-                       template: str = "plotly_white") -> Any:
+                       template: str = "plotly_white", title: str | None = None) -> Any:
     """The mean points a bid scores (made or not), by hand size, one line per ``by`` (the
     bid by default: Bob's Hat's most-blue ... fewest; ``"kind"`` puts the three most bids
     together), with 95% t intervals.
@@ -597,10 +605,11 @@ def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | Non
     fig.update_xaxes(dtick=1)
     return _sim_layout(fig, "Points a bid brings, made or missed, by hand size"
                        "<br><sup>mean per bid; bars: 95% confidence</sup>",
-                       "cards dealt each", "points per bid", template)
+                       "cards dealt each", "points per bid", template, title)
 
 
-def score_distribution(games: Any, by: str = "bot", template: str = "plotly_white") -> Any:
+def score_distribution(games: Any, by: str = "bot", template: str = "plotly_white",
+                       title: str | None = None) -> Any:
     """The final totals per bot (or per ``by="seat"``): a box per group (the middle half of
     the games, the median, the whiskers) and the mean with its 95% t interval beside it.
     Pass ``result.hands`` and the hands' scores are shown instead (the points of one hand).
@@ -635,11 +644,11 @@ def score_distribution(games: Any, by: str = "bot", template: str = "plotly_whit
     what = "Points per hand" if per_hand else "Final totals"
     return _sim_layout(fig, f"{what} per {by}<br><sup>box: the middle half and the median; "
                        "diamond: the mean with its 95% confidence interval</sup>",
-                       by, "points in a hand" if per_hand else "final total", template)
+                       by, "points in a hand" if per_hand else "final total", template, title)
 
 
 def score_from_dealer(hands: Any, by: str | None = None, value: str = "score",
-                      template: str = "plotly_white") -> Any:
+                      template: str = "plotly_white", title: str | None = None) -> Any:
     """The mean points of a hand by where a seat sits from that hand's dealer (the dealer,
     the dealer's left, ...), with 95% t intervals; ``by="bot"`` draws one set per bot.
 
@@ -662,14 +671,14 @@ def score_from_dealer(hands: Any, by: str | None = None, value: str = "score",
         name = "all seats" if by is None else label(key[0] if isinstance(key, tuple) else key)
         fig.add_trace(go.Bar(x=part["position"].tolist(), y=part["mean"].tolist(), name=name,
                              marker_color=_colour(i), error_y=_error_y(part, "mean"),
-                             text=[f"n = {n}" for n in part["n"]],
+                             text=[f"n = {n}" for n in part["n"]], textposition="none",
                              hovertemplate=f"{name}<br>%{{x}}: %{{y:.2f}} (%{{text}})"
                                            "<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=by is not None)
     fig.add_hline(y=0, line={"color": "#888", "width": 1})
     return _sim_layout(fig, "Points per hand by seat, counted from the dealer"
                        "<br><sup>mean; bars: 95% confidence</sup>", "seat in the hand",
-                       "mean points in a hand", template)
+                       "mean points in a hand", template, title)
 
 
 def lengths(frame: Any) -> Any:
@@ -682,7 +691,8 @@ def lengths(frame: Any) -> Any:
     return frame.drop_duplicates(keys)["actions"].reset_index(drop=True)
 
 
-def game_length(frames_by_label: Any, template: str = "plotly_white") -> Any:
+def game_length(frames_by_label: Any, template: str = "plotly_white",
+                title: str | None = None) -> Any:
     """How long games last, in actions: a histogram per run, its mean (95% t interval) in the
     legend and as a dotted line (:func:`ratio_ci` says how many times longer one run is).
     Pass one frame, or ``{"label": frame, ...}`` to compare runs (e.g. classic and Nigerian
@@ -725,9 +735,9 @@ def game_length(frames_by_label: Any, template: str = "plotly_white") -> Any:
     fig.update_layout(barmode="overlay")
     fig.update_xaxes(range=[0, top + size])
     return _sim_layout(fig, f"How long a {unit} lasts<br><sup>share of {unit}s by their "
-                       "number of actions; dotted: the mean (in the legend with its 95% "
-                       "confidence interval); the longest 1% are off the right edge</sup>",
-                       f"actions in the {unit}", f"share of {unit}s (%)", template)
+                       "number of actions; dotted: the mean (legend: with its 95% confidence "
+                       "interval); the longest 1% are off the edge</sup>",
+                       f"actions in the {unit}", f"share of {unit}s (%)", template, title)
 
 
 __all__ = ["score_evolution", "score_components", "bid_success", "cards_taken",
