@@ -273,3 +273,23 @@ def test_the_run_engine_is_seeded_by_its_argument():
     first = evaluate(replay, hand, index, rollouts=8, seed=11, bot="random")
     random.seed(999)  # the global generator plays no part
     assert evaluate(replay, hand, index, rollouts=8, seed=11, bot="random") == first
+
+
+@pytest.mark.parametrize("options", cardlab.get_game("bobs-hat").rules_class
+                         .conformance_option_sets())
+def test_bobs_hat_figures_agree_with_the_engines_score_parts(options):
+    from cardlab.advisor.tricks import bobs_hat_figures
+
+    for seed in range(15):
+        table = cardlab.new_game("bobs-hat", seed=seed, **options)
+        state = table.state
+        start = state.clone()
+        state.random_playout(random.Random(seed).random)
+        for seat in range(state.rules.players):
+            figures = bobs_hat_figures(state, seat, start)
+            parts = state.score_parts()
+            expected = {f"made {word}": float(points > 0)
+                        for word, points in (parts[seat] if parts else {}).items()
+                        if word not in ("hat", "renege")}
+            expected["hat"] = float(state.hat_holder() == seat)
+            assert figures == expected

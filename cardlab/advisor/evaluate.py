@@ -29,6 +29,7 @@ import dataclasses
 import math
 import random
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 from ..cards import seeded_rng
@@ -166,27 +167,32 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         rollouts: int, seed: int, bot: str, game: str,
         figures: Callable[[State, int, State], dict[str, float]]) -> dict[str, Estimate]:
     """The estimates of ``texts`` over ``rollouts`` states drawn by ``draw``: the engine of
-    :func:`evaluate`, for callers that draw their own states (the bidding lab)."""
+    :func:`evaluate`, for callers that draw their own states (the bidding lab).
+
+    One generator, seeded by ``seed``, draws sample after sample and, for each, the random
+    numbers its playouts read: the same numbers for every action (common random numbers).
+    """
     master = seeded_rng(seed, "advisor")
+    rand = master.random
     playout = _playout(bot, game, seat)
     sums = [0.0] * len(texts)
     squares = [0.0] * len(texts)
     fig_sums: list[dict[str, float]] = [{} for _ in texts]
     fig_counts: list[dict[str, int]] = [{} for _ in texts]
     actions: list[int] | None = None
+    spare = random.Random(seed)  # numbers past a sample's own (a long Whot hand): shared
+    spare_rand = spare.random
     for _ in range(rollouts):
-        sample_seed = int(master.random() * 2.0 ** 53)
-        play_seed = int(master.random() * 2.0 ** 53)
-        start = draw(random.Random(sample_seed))
+        start = draw(master)
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
-        # the hand's score: what the totals gain from the start of the hand to its end
+        numbers = [rand() for _ in range(_numbers_needed(start))]
         base = start.totals()[seat] - start.hand_scores()[seat]
         for i, action in enumerate(actions):
             state = start.clone()
             state.apply(action)
-            playout(state, play_seed)
-            value = float(state.totals()[seat] - base)
+            playout(state, chain(numbers, iter(spare_rand, None)).__next__)
+            value = float(_hand_score(state, seat, base))
             sums[i] += value
             squares[i] += value * value
             sums_i, counts_i = fig_sums[i], fig_counts[i]
@@ -203,31 +209,62 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     return out
 
 
-def _playout(bot: str, game: str, seat: int) -> Callable[[State, int], None]:
-    """A function that finishes the hand of a state with ``bot``, seeded by an int."""
-    if bot == "random":
-        rng = random.Random(0)
+def _numbers_needed(state: State) -> int:
+    """Random numbers a playout of the rest of the hand reads at most: one per decision
+    (trick games: every card held, a bid each and the hat); 64 for other games."""
+    hands = getattr(state, "hands", None)
+    if getattr(state, "suit_of", None) is None or hands is None:
+        return 64
+    return sum(len(suit) for held in hands for suit in held) + 2 * len(hands) + 2
 
-        def random_playout(state: State, play_seed: int) -> None:
-            rng.seed(play_seed)
-            state.random_playout(rng.random)
+
+def _hand_score(state: State, seat: int, base: int) -> int:
+    """The seat's score for the hand just finished: its row of the score sheet when the
+    game keeps one, else what its total gained over ``base``."""
+    sheet = getattr(state, "sheet", None)
+    if sheet and state.hand_over() and len(sheet) == state.hand_number():
+        return int(sheet[-1][seat])
+    return state.totals()[seat] - base
+
+
+class _Numbers:
+    """Stands in for a bot's random generator: its ``random`` reads the sample's numbers."""
+
+    __slots__ = ("random",)
+
+    def __init__(self) -> None:
+        self.random: Callable[[], float] = random.random
+
+
+def _playout(bot: str, game: str, seat: int
+             ) -> Callable[[State, Callable[[], float]], None]:
+    """A function that finishes the hand of a state with ``bot``, reading random numbers
+    from the function it is given."""
+    if bot == "random":
+        def random_playout(state: State, numbers: Callable[[], float]) -> None:
+            state.random_playout(numbers)
 
         return random_playout
     from ..bots import make_bot
 
     heuristic = make_bot("heuristic", game, 0)
+    stream = _Numbers()
+    heuristic.rng = stream  # type: ignore[attr-defined]
     solve = _solver() if bot == "exact" else None
+    apply_bot = heuristic
 
-    def bot_playout(state: State, play_seed: int) -> None:
-        heuristic.rng.seed(play_seed)  # type: ignore[attr-defined]
+    def bot_playout(state: State, numbers: Callable[[], float]) -> None:
+        stream.random = numbers
+        to_act = state.to_act
+        apply = state.apply
         while True:
-            actor = state.to_act()
+            actor = to_act()
             if actor < 0:
                 return
             if solve is not None and _few_cards(state):
                 _solve_out(state, seat, solve)
                 return
-            state.apply(heuristic(state, actor))
+            apply(apply_bot(state, actor))
 
     return bot_playout
 

@@ -23,12 +23,14 @@ fewest), uniform bids are drawn.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Iterator
+from bisect import bisect_right
 from types import SimpleNamespace
 from typing import Any
 
 from ..errors import CardlabError
+from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, IS_HAT, MOST, NO_BID
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
 from .sample import SeatView
@@ -36,6 +38,7 @@ from .sample import SeatView
 HAT_HIDDEN = "hat chosen"
 BID_HIDDEN = "bid (secret)"
 REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
+EAGER_BUCKETS = 4  # up to this many other hands, the consistent layouts are counted at once
 HIDDEN_TRIES = 1000  # draws of hidden bids tried before giving up on a view
 BOT_TRIES = 20  # of which the first are the bot's bids
 
@@ -50,6 +53,8 @@ class LayoutDrawer:
     ...                       buckets=[(2, 0b01), (1, 0)])
     >>> drawer.count()  # 2 of suit 1 to the first bucket, then 1 of the other 2: 2 ways
     2
+    >>> drawer.acceptance()  # of the 6 ways to deal the first bucket, 1 breaks no void
+    0.16666666666666666
     >>> sorted(drawer.draw(random.Random(0))[0])
     [2, 3]
     """
@@ -66,106 +71,146 @@ class LayoutDrawer:
             raise CardlabError(f"the view is inconsistent: the other hands hold {self.dealt} "
                                f"cards, but only {len(self.cards)} are unseen")
         self.constrained = any(self.masks)
+        self.order = [b for b, mask in enumerate(self.masks) if mask]  # void-showing hands
+        self.free = [b for b, mask in enumerate(self.masks) if not mask]
         self.tries = REJECTION_TRIES
         self.by_suit = [[c for c in self.cards if suit_of[c] == s] for s in range(nsuits)]
         self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]],
                             tuple[list[float], list[tuple[int, ...]]]] = {}
         self.exact_draws = 0  # how many draws the exact method made (for tests, benchmarks)
+        if self.constrained and len(self.counts) <= EAGER_BUCKETS:
+            # Few hands to count over: the count is cheap, so pick the faster method now.
+            self.tries = REJECTION_TRIES if self.acceptance() >= 0.5 else 0
 
     def draw(self, rng: random.Random) -> list[list[int]]:
         """Each bucket's cards, uniformly among the layouts that break no void."""
         rand = rng.random
         cards = self.cards
         n = len(cards)
-        dealt = self.dealt
+        counts = self.counts
+        suit_of = self.suit_of
         for _ in range(self.tries if self.constrained else 1):
+            # A partial Fisher-Yates shuffle deals the void-showing hands first, so that a
+            # broken void is seen (and the deal dropped) as early as possible.
             deck = cards[:]
-            for i in range(dealt):  # the first `dealt` places of a Fisher-Yates shuffle
-                j = i + int(rand() * (n - i))
-                deck[i], deck[j] = deck[j], deck[i]
-            out = []
-            at = 0
+            out: list[list[int]] = [[] for _ in counts]
+            i = 0
             ok = True
-            for count, mask in zip(self.counts, self.masks, strict=True):
-                part = deck[at:at + count]
-                at += count
-                if mask:
-                    suit_of = self.suit_of
-                    for card in part:
-                        if mask >> suit_of[card] & 1:
-                            ok = False
-                            break
-                out.append(part)
+            for bucket in self.order:
+                mask = self.masks[bucket]
+                part = out[bucket]
+                for _ in range(counts[bucket]):
+                    j = i + int(rand() * (n - i))
+                    card = deck[j]
+                    if mask >> suit_of[card] & 1:
+                        ok = False
+                        break
+                    deck[j] = deck[i]
+                    deck[i] = card
+                    part.append(card)
+                    i += 1
                 if not ok:
                     break
-            if ok:
-                return out
-        # Rejection failed for a while: the voids rule out most deals. Each draw stays
+            if not ok:
+                continue
+            for bucket in self.free:
+                part = out[bucket]
+                for _ in range(counts[bucket]):
+                    j = i + int(rand() * (n - i))
+                    card = deck[j]
+                    deck[j] = deck[i]
+                    deck[i] = card
+                    part.append(card)
+                    i += 1
+            return out
+        # Rejection failed for a while: the voids rule out many deals. Each draw stays
         # uniform: a uniform proposal kept, or else an exact draw, gives every consistent
-        # layout the same chance.
-        self.tries = min(self.tries, 4)
+        # layout the same chance. From now on the cheaper of the two is used, by the share
+        # of deals that break no void.
+        if self.tries:
+            self.tries = min(self.tries, 4 if self.acceptance() >= 0.5 else 0)
         return self._exact(rng)
 
-    # -- the exact method: count the consistent layouts, one bucket at a time -------------
-    def count(self, bucket: int = 0, left: tuple[int, ...] | None = None) -> int:
-        """How many layouts of the cards ``left`` (unseen cards per suit) into buckets
-        ``bucket``... respect the voids (the last, undealt bucket takes the rest)."""
-        if left is None:
-            left = tuple(len(cards) for cards in self.by_suit)
-        key = (bucket, left)
+    def acceptance(self) -> float:
+        """The share of uniform deals of the unseen cards that break no void."""
+        unseen = len(self.cards)
+        held = sum(self.counts[b] for b in self.order)
+        total = math.comb(unseen, held) * _factorial(held)
+        for b in self.order:
+            total //= _factorial(self.counts[b])
+        return self._count(0, self._full()) / total
+
+    # -- the exact method: count the consistent layouts, one void-showing hand at a time ----
+    # Hands that showed no void take any cards: given the void-showing hands' cards, the
+    # rest is dealt uniformly among them and the undealt cards, in the same number of ways
+    # whatever the void-showing hands took. So only those hands are counted over.
+    def _full(self) -> tuple[int, ...]:
+        return tuple(len(cards) for cards in self.by_suit)
+
+    def count(self) -> int:
+        """How many layouts of the unseen cards respect every void shown."""
+        rest = len(self.cards) - sum(self.counts[b] for b in self.order)
+        ways = 1
+        for b, count in enumerate(self.counts):
+            if b not in self.order:
+                ways *= math.comb(rest, count)
+                rest -= count
+        return self._count(0, self._full()) * ways
+
+    def _count(self, at: int, left: tuple[int, ...]) -> int:
+        """Layouts for the void-showing hands ``order[at:]`` out of ``left`` (unseen cards
+        per suit)."""
+        key = (at, left)
         known = self._counts.get(key)
         if known is not None:
             return known
-        if bucket == len(self.counts):
+        if at == len(self.order):
             total = 1
         else:
             total = 0
-            for take in self._takes(bucket, left):
-                ways = 1
-                for have, k in zip(left, take, strict=True):
-                    ways *= _binomial(have, k)
-                total += ways * self.count(bucket + 1, tuple(
+            for take, ways in self._takes(self.order[at], left):
+                total += ways * self._count(at + 1, tuple(
                     h - k for h, k in zip(left, take, strict=True)))
         self._counts[key] = total
         return total
 
-    def _takes(self, bucket: int, left: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Every way (cards per suit) for ``bucket`` to hold its count out of ``left``."""
+    def _takes(self, bucket: int, left: tuple[int, ...]
+               ) -> list[tuple[tuple[int, ...], int]]:
+        """Every way (cards per suit) for ``bucket`` to hold its count out of ``left``,
+        with the number of ways to pick such cards."""
         mask = self.masks[bucket]
         caps = [0 if mask >> s & 1 else have for s, have in enumerate(left)]
+        out: list[tuple[tuple[int, ...], int]] = []
 
-        def split(suit: int, need: int) -> Iterator[tuple[int, ...]]:
+        def split(suit: int, need: int, done: tuple[int, ...], ways: int) -> None:
             if suit == len(caps) - 1:
                 if need <= caps[suit]:
-                    yield (need,)
+                    out.append(((*done, need), ways * math.comb(left[suit], need)))
                 return
             for k in range(min(need, caps[suit]) + 1):
-                for rest in split(suit + 1, need - k):
-                    yield (k, *rest)
+                split(suit + 1, need - k, (*done, k), ways * math.comb(left[suit], k))
 
-        return split(0, self.counts[bucket])
+        split(0, self.counts[bucket], (), 1)
+        return out
 
     def _exact(self, rng: random.Random) -> list[list[int]]:
         self.exact_draws += 1
         rand = rng.random
-        left = tuple(len(cards) for cards in self.by_suit)
-        if self.count(0, left) == 0:
+        left = self._full()
+        if self._count(0, left) == 0:
             raise CardlabError("the view is inconsistent: no deal of the unseen cards "
                                "respects every void shown")
         pools = [cards[:] for cards in self.by_suit]
-        out = []
-        for bucket in range(len(self.counts)):
-            key = (bucket, left)
+        out: list[list[int]] = [[] for _ in self.counts]
+        for at, bucket in enumerate(self.order):
+            key = (at, left)
             choice = self._choices.get(key)
             if choice is None:
                 weights = []
                 takes = []
-                for take in self._takes(bucket, left):
-                    ways = 1
-                    for have, k in zip(left, take, strict=True):
-                        ways *= _binomial(have, k)
-                    ways *= self.count(bucket + 1, tuple(
+                for take, ways in self._takes(bucket, left):
+                    ways *= self._count(at + 1, tuple(
                         h - k for h, k in zip(left, take, strict=True)))
                     if ways:
                         weights.append(ways)
@@ -179,20 +224,33 @@ class LayoutDrawer:
                 choice = (cumulative, takes)
                 self._choices[key] = choice
             cumulative, takes = choice
-            u = rand()
-            pick = next((i for i, c in enumerate(cumulative) if u < c), len(takes) - 1)
-            take = takes[pick]
-            part: list[int] = []
+            take = takes[min(bisect_right(cumulative, rand()), len(takes) - 1)]
+            part = out[bucket]
             for suit, k in enumerate(take):
+                if not k:
+                    continue
                 pool = pools[suit]
                 for i in range(k):  # k cards of the suit, uniformly: a partial shuffle
                     j = i + int(rand() * (len(pool) - i))
                     pool[i], pool[j] = pool[j], pool[i]
                 part.extend(pool[:k])
                 del pool[:k]
-            out.append(part)
             left = tuple(h - k for h, k in zip(left, take, strict=True))
+        rest = [card for pool in pools for card in pool]
+        n = len(rest)
+        i = 0
+        for bucket in self.free:  # the other hands: uniform among the cards left
+            part = out[bucket]
+            for _ in range(self.counts[bucket]):
+                j = i + int(rand() * (n - i))
+                rest[i], rest[j] = rest[j], rest[i]
+                part.append(rest[i])
+                i += 1
         return out
+
+
+def _factorial(n: int) -> int:
+    return math.factorial(n)
 
 
 def _binomial(n: int, k: int) -> int:
@@ -397,22 +455,47 @@ def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
     """``"made <bid>"`` for each bid of the seat (1 when it scored its points), and
     ``"hat"`` (1 when the seat ends holding Bob's Hat).
 
+    It reads the cards taken once (this runs after every rollout); tests check it against
+    the engine's own ``score_parts``.
+
     >>> import cardlab, random
     >>> table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=1)
     >>> state = table.state
     >>> start = state.clone()
     >>> state.random_playout(random.Random(0).random)
     >>> figures = bobs_hat_figures(state, 0, start)
-    >>> sorted(figures)[-1], all(v in (0.0, 1.0) for v in figures.values())
-    ('made most-black', True)
+    >>> figures == {f"made {word}": float(points > 0)
+    ...             for word, points in state.score_parts()[0].items() if word != "hat"
+    ...             } | {"hat": float(state.hat_holder() == 0)}
+    True
     """
-    parts = end.score_parts()
+    flags = end.bids[seat]
+    n = len(end.bids)
+    suit_of = end.suit_of
+    is_hat = IS_HAT
+    taken = [0] * (3 * n)  # seat * 3 + suit
+    holder = -1
+    for _, cards, winner in end.history:
+        at = 3 * winner
+        for card in cards:
+            taken[at + suit_of[card]] += 1
+            if is_hat[card]:
+                holder = winner
     out: dict[str, float] = {}
-    if parts is not None:
-        for word, points in parts[seat].items():
-            if word not in ("hat", "renege"):
-                out[f"made {word}"] = 1.0 if points > 0 else 0.0
-    out["hat"] = 1.0 if end.hat_holder() == seat else 0.0
+    if end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
+        for suit in (0, 1, 2):
+            if flags & MOST[suit]:
+                column = taken[suit::3]
+                mine = column[seat]
+                made = sum(column) == 0 or all(mine > c for s, c in enumerate(column)
+                                               if s != seat)
+                out[f"made {BID_WORDS[MOST[suit]]}"] = 1.0 if made else 0.0
+        if flags & FEWEST:
+            totals = [sum(taken[3 * s:3 * s + 3]) for s in range(n)]
+            mine = totals[seat]
+            made = all(mine < t for s, t in enumerate(totals) if s != seat)
+            out[f"made {BID_WORDS[flags & (FEWEST | DOUBLE)]}"] = 1.0 if made else 0.0
+    out["hat"] = 1.0 if holder == seat else 0.0
     return out
 
 
