@@ -9,7 +9,7 @@
 // numbers on the legal actions, draws the "where did it turn" chart, lists the costly
 // decisions (clickable) and shows luck against skill.
 
-function evaluateView({ goto, send }) {
+function evaluateView({ goto, send, pick }) {
   const panel = el("div", "cardlab-eval");
   panel.setAttribute("aria-live", "polite");
   const head = el("div", "cardlab-panel-title", "Evaluate");
@@ -94,9 +94,17 @@ function evaluateView({ goto, send }) {
           (look === "other" ? "" : ` (${look})`));
       }
     }
+    const offered = new Set(ctx.alts);
     for (const [text, shown, mean, stderr, , full] of entry.v) {
       const look = kind(text);
-      const item = el("span", "cardlab-eval-action cardlab-eval-" + look);
+      // in a notebook, another choice is a button: it picks that action in the what-if menu
+      const other = offered.has(text);
+      const item = el(other ? "button" : "span", "cardlab-eval-action cardlab-eval-" + look);
+      if (other) {
+        item.type = "button";
+        item.title = "pick this in the what-if menu";
+        item.addEventListener("click", () => pick(text));
+      }
       item.dataset.action = text;
       item.dataset.mean = String(mean);
       item.dataset.stderr = String(stderr);
@@ -249,7 +257,7 @@ function evaluateView({ goto, send }) {
   }
 
   // ctx: {movie, data (this line's data), main (the main line's data), key, lineIndex,
-  // step, on, showAll, seatBoxes}
+  // step, on, showAll, seatBoxes, alts (the what-if menu's actions)}
   function draw(ctx) {
     current = ctx;
     const entry = ctx.on && ctx.data.ev ? ctx.data.ev[String(ctx.step)] || null : null;

@@ -202,7 +202,11 @@ function render({ model, el: host }) {
   options.append(seatWrap, langWrap, lineWrap, speedWrap, allWrap, bigWrap, evalWrap);
   // the advisor's numbers (evaluate.js): values on the actions, the chart, costly decisions
   const advice = evaluateView({ goto: (index, step) => setState({ line: index, step }),
-    send: (msg) => model.send(msg) });
+    send: (msg) => model.send(msg), pick: (text) => {
+      whatSelect.value = text;
+      message.textContent = `${readable(movie, text)}: "try it" plays it, the bots finish`;
+      whatSelect.focus();
+    } });
 
   const main = el("div", "cardlab-main");
   const stage = el("div", "cardlab-stage");
@@ -650,7 +654,8 @@ function render({ model, el: host }) {
     const place = movie.places[key] || movie.places[""];
     movie.seats.forEach((_, s) => drawSeat(seatBoxes[s], (frame.seats || {})[String(s)] || {}));
     advice.draw({ movie, data: current.data, main: movie.views[key][0], key, lineIndex, step,
-      on: evaluating, showAll: !!get("show_all"), seatBoxes });
+      on: evaluating, showAll: !!get("show_all"), seatBoxes,
+      alts: movie.explore ? (frame.alt || []) : [] });
     drawCentre(frame, place);
     status.textContent = frame.st || "";
     explain.textContent = frame.ex || "";

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import expect
 import harness
 import pytest
 import views
@@ -76,6 +77,16 @@ def decision_steps(replay: cardlab.Replay) -> dict[int, tuple[str, dict[str, Any
                 out[step + index] = (action.seat, action.eval)
         step += len(hand.actions) + 1
     return out
+
+
+def played_at(replay: cardlab.Replay, step: int) -> str:
+    """The action made at ``step`` of the main line (the decision taken there)."""
+    start = 0
+    for hand in replay.hands:
+        if step - start < len(hand.actions):
+            return hand.actions[step - start].act
+        start += len(hand.actions) + 1
+    raise AssertionError(f"no action at step {step}")
 
 
 def card_choice(replay: cardlab.Replay, seat: str | None = None) -> int:
@@ -226,6 +237,9 @@ def test_a_seat_page_shows_only_its_own_values(chromium: Any, analysed: Any) -> 
     page, root, offline = open_page(chromium, html_page(path, "--seat", SEAT))
     try:
         movie = root.evaluate(views.MOVIE)
+        # the data that reached the browser: nothing hidden from the seat at any step, and
+        # no card it never sees anywhere (its values included)
+        expect.assert_movie_hides(movie, replay, replay.seats.index(SEAT))
         evals = movie["views"][SEAT][0]["ev"]
         assert {entry["p"] for entry in evals.values()} == {replay.seats.index(SEAT)}
         assert {int(s) for s in evals} == {s for s, (who, _) in decision_steps(replay).items()
@@ -325,6 +339,12 @@ def test_lab_shows_values_and_asks_the_kernel(lab_viewer: Any, artifacts: Path) 
     step = card_choice(replay, SEAT)
     set_view(root, step)
     check_values(root.evaluate(SHOWN), SEAT, decision_steps(replay)[step][1])
+    # another choice in the panel is a button: it picks that action in the what-if menu
+    played = played_at(replay, step)
+    other = next(t for t in decision_steps(replay)[step][1]["values"] if t != played)
+    root.locator(f"button.cardlab-eval-action[data-action='{other}']").click()
+    assert root.locator("select.cardlab-whatif").input_value() == other
+    assert root.locator(f"span.cardlab-eval-action[data-action='{played}']").count() == 1
     check_accessible(page, root)
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -352,3 +372,11 @@ def test_lab_shows_values_and_asks_the_kernel(lab_viewer: Any, artifacts: Path) 
     page.wait_for_function(  # the kernel's answer follows the new movie
         "(sel) => document.querySelector(sel + ' .cardlab-eval-message').textContent === "
         "\"Remo's choices evaluated over 200 sampled deals\"", arg=ROOT_SEL, timeout=30_000)
+    # Tone's view: the kernel sends Tone's movie alone, holding none of the others' values
+    root.evaluate("(root) => { root.cardlabModel.set('seat', 'Tone');"
+                  " root.cardlabModel.save_changes(); }")
+    page.wait_for_function("(sel) => Object.keys(document.querySelector(sel).cardlabModel"
+                           ".get('movie').views).join() === 'Tone'", arg=ROOT_SEL,
+                           timeout=30_000)
+    movie = root.evaluate(views.MOVIE)
+    assert "ev" not in movie["views"]["Tone"][0] and not root.evaluate(SHOWN)["tags"]
