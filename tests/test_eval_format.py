@@ -242,3 +242,25 @@ def test_an_eval_counts_in_the_nesting_limit():
     with pytest.raises(cardlab.LimitError, match="max_nesting"):
         cardlab.loads(text, limits=Limits(max_nesting=7))
     assert cardlab.loads(text, limits=Limits(max_nesting=8)) == analysed()
+
+
+def test_the_format_knows_the_bots_the_advisor_plays():
+    from cardlab.advisor.evaluate import BOTS
+    from cardlab.loader import EVAL_BOTS
+
+    assert EVAL_BOTS == BOTS
+
+
+def test_the_schema_refuses_what_the_loader_refuses_in_a_records_shape():
+    doc = data()
+    _, _, action = _evaluated(doc)
+    jsonschema.validate(doc, schema())
+    for change in (lambda a: a["eval"].update(rollouts=0),
+                   lambda a: a["eval"].update(bot="oracle"),
+                   lambda a: a["eval"]["values"][a["act"]].__setitem__(1, -1.0),
+                   lambda a: a["eval"].pop("seed")):
+        broken = json.loads(json.dumps(doc))
+        change(_evaluated(broken)[2])
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema())
+    assert action["eval"]["rollouts"] == 8
