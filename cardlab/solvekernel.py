@@ -36,7 +36,8 @@ class Search:
     ``count_cards``); ``key_mask``: the part of the summary that can change the seat's score;
     ``hat_mask``: cards whose trick gives the winner the hat (0: no hat); ``holder``: the
     hat's holder now; ``leaf(summary, seat_holds_hat)``: the seat's hand score at the end.
-    ``lo``/``hi``: optional bounds on that score per (summary, tricks left), or empty.
+    ``lo``/``hi``: optional bounds on that score per (summary, tricks left), or empty;
+    ``bound(summary, seat_holds_hat, cards_in_play)``: optional bounds computed by the game.
     """
 
     def __init__(self, nseats: int, seat: int, suit_of: list[int], suit_mask: list[int],
@@ -64,6 +65,7 @@ class Search:
         self.table: dict[int, tuple[int, int, int]] = {}
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
+        self.bound: Callable[[int, int, int], tuple[int, int]] | None = None
         self.remaining = 0
         for held in hands:
             self.remaining |= held
@@ -81,6 +83,11 @@ class Search:
         """Bounds on the final score, ``lo[summary][tricks_left]`` (when the summary is small)."""
         self.lo = lo
         self.hi = hi
+
+    def set_bound(self, bound: Callable[[int, int, int], tuple[int, int]]) -> None:
+        """Bounds on the final score from the summary, the hat and the cards still held,
+        asked at the start of each trick (they must hold whatever is played from there)."""
+        self.bound = bound
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
@@ -122,20 +129,50 @@ class Search:
         legal = self._legal(turn)
         out: dict[int, int] = {}
         reps = self._representatives(turn, legal)
+        guess = -INF  # none yet: _exact starts from the score as it stands
         for card in reps:
             if only >= 0 and not self._same_class(turn, card, only):
                 continue
-            val = self._after(turn, card, -INF, INF)
+            val = self._exact(turn, card, guess)
+            guess = val
             for other in self._class_of(turn, card, legal):
                 out[other] = val
         return out
 
+    def _exact(self, turn: int, card: int, guess: int) -> int:
+        """The exact value of playing ``card``, by MTD(f): a series of null-window searches
+        (is the value at least ``beta``?) closing in from ``guess``. A null window prunes
+        far more than a wide one, the table keeps what each search proved, and the cards
+        of one position often share a value, so the last card's value is the first guess."""
+        lower = -INF
+        upper = INF
+        g = guess if guess > -INF else self._final()
+        while lower < upper:
+            beta = g + 1 if g == lower else g
+            g = self._after(turn, card, beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return g
+
     def root_value(self, trick: list[int], leader: int, tricks_left: int, turn: int) -> int:
         """The position's value (the seat's best, or the coalition's best, from ``turn``)."""
         self._enter(trick, leader, tricks_left)
-        if not self.trick:
-            return self._boundary(leader, -INF, INF)
-        return self._choose(turn, -INF, INF)
+        lower = -INF
+        upper = INF
+        g = self._final()
+        while lower < upper:  # MTD(f), as in _exact
+            beta = g + 1 if g == lower else g
+            if self.trick:
+                g = self._choose(turn, beta - 1, beta)
+            else:
+                g = self._boundary(leader, beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return g
 
     # -- equivalent cards ----------------------------------------------------------------
     def _legal(self, turn: int) -> int:
@@ -226,6 +263,13 @@ class Search:
                     return high
                 if low >= beta:
                     return low
+        bound = self.bound
+        if bound is not None:
+            low, high = bound(self.summary, self.holder_is_seat, self.remaining)
+            if low == high or high <= alpha:
+                return high
+            if low >= beta:
+                return low
         key = (((reduced * 2 + (self.holder_is_seat & self.hat_matters)) * self.nseats
                 + leader) << self.ncards) | self.remaining
         entry = self.table.get(key)

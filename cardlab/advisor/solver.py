@@ -143,6 +143,7 @@ def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], in
     search = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, field, [0] * n,
                     [1 << (BOBS_FIELD * suit) for suit in suit_of], 1, key_mask, hat_mask,
                     hat_matters, state.hat_holder(), _bobs_leaf(state, seat))
+    search.set_bound(_bobs_bound(state, seat, suit_mask, hat_mask))
     return search, state.turn, trick, state.leader, left
 
 
@@ -182,6 +183,99 @@ def _bobs_leaf(state: bobs_hat.BobsHatState, seat: int) -> Callable[[int, int], 
         return carried + bobs_hat.score_hand(bids, taken, dealt, size, holder, hat_value,
                                              negative)[seat]
     return leaf
+
+
+def _bobs_bound(state: bobs_hat.BobsHatState, seat: int, suit_mask: list[int],
+                hat_mask: int) -> Callable[[int, int, int], tuple[int, int]]:
+    """Bounds on the seat's hand score at the start of a trick, for pruning.
+
+    The seat scores each of its bids, plus the hat, on its own (``score_hand`` adds them), so
+    the score lies between the sums of each part's lowest and highest. A part's range is
+    found with ``score_hand`` itself, the seat bidding that part alone, over a relaxation of
+    what can still happen: every way the cards of the colour still held (most) or the
+    tricks still to play (fewest) could be shared among the seats. The hat adds its value
+    when the seat ends with it, 0 when not; once no 14 or 15 is left, that is settled.
+    """
+    n = state.nseats
+    flags = state.bids[seat]
+    base = state.taken()
+    dealt = state.dealt_suits()
+    size, hat_value = state.size, state.hat_value
+    negative = bool(state.rules.options["negative_scoring"])
+    carried = state.row[seat]
+    full = (1 << BOBS_FIELD) - 1
+    most = [suit for suit, bit in enumerate(bobs_hat.MOST) if flags & bit]
+    fewest = flags & (bobs_hat.FEWEST | bobs_hat.DOUBLE)
+    alone = [0] * n
+    ranges: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
+
+    def part(kind: int, start: tuple[int, ...], more: int) -> tuple[int, int]:
+        """``kind`` a suit (most) or -1 (fewest): the part's range from counts ``start``
+        with ``more`` cards (most) or tricks (fewest) still to share out."""
+        key = (kind, start, more)
+        got = ranges.get(key)
+        if got is None:
+            scores = []
+            bids = alone[:]
+            bids[seat] = bobs_hat.MOST[kind] if kind >= 0 else fewest
+            step = 1 if kind >= 0 else n
+            for share in _shares(more, n):
+                if kind >= 0:
+                    taken = [[0, 0, 0] for _ in range(n)]
+                    for s in range(n):
+                        taken[s][kind] = start[s] + share[s]
+                else:
+                    taken = [[start[s] + step * share[s], 0, 0] for s in range(n)]
+                scores.append(bobs_hat.score_hand(bids, taken, dealt, size, -1, 0,
+                                                  negative)[seat])
+            got = (min(scores), max(scores))
+            ranges[key] = got
+        return got
+
+    key_mask = _bobs_key_mask(flags, n)
+    masks = [suit_mask[suit] for suit in most]
+    known: dict[tuple[int, ...], tuple[int, int]] = {}
+
+    def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int]:
+        # what the range depends on: the counts that matter, the cards left of each colour
+        # bid most, the tricks left, and the hat
+        key = (summary & key_mask, holds_hat, int(in_play & hat_mask != 0),
+               in_play.bit_count(), *[(in_play & mask).bit_count() for mask in masks])
+        got = known.get(key)
+        if got is None:
+            got = known[key] = _bound(summary, holds_hat, in_play)
+        return got
+
+    def _bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int]:
+        low = high = carried
+        counts = [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
+                   for c in range(3)] for s in range(n)]
+        for suit in most:
+            a, b = part(suit, tuple(counts[s][suit] for s in range(n)),
+                        (in_play & suit_mask[suit]).bit_count())
+            low += a
+            high += b
+        if fewest:
+            a, b = part(-1, tuple(sum(counts[s]) for s in range(n)),
+                        in_play.bit_count() // n)
+            low += a
+            high += b
+        if hat_value:
+            if in_play & hat_mask:
+                low += min(0, hat_value)
+                high += max(0, hat_value)
+            elif holds_hat:
+                low += hat_value
+                high += hat_value
+        return low, high
+    return bound
+
+
+def _shares(total: int, n: int) -> list[tuple[int, ...]]:
+    """Every way to share ``total`` things among ``n`` seats."""
+    if n == 1:
+        return [(total,)]
+    return [(k, *rest) for k in range(total + 1) for rest in _shares(total - k, n - 1)]
 
 
 def _constant(state: State, seat: int) -> int:
