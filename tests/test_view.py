@@ -645,7 +645,9 @@ def test_a_seat_view_holds_only_its_own_decisions_values(analysed, solo):
         assert {d["p"] for d in data["dec"]} == {seat} == {r["p"] for r in data["luck"]}
 
 
-def test_a_seat_movie_of_an_analysed_replay_holds_nothing_hidden(analysed):
+@pytest.mark.parametrize("which", ["analysed", "analysed_whot"])
+def test_a_seat_movie_of_an_analysed_replay_holds_nothing_hidden(which, request):
+    analysed = request.getfixturevalue(which)
     for seat in range(len(analysed.seats)):
         _check_seat_movie(analysed, seat)  # every frame, and the whole movie's codes
         name = analysed.seats[seat]

@@ -257,7 +257,8 @@ function evaluateView({ goto, send, pick }) {
   }
 
   // ctx: {movie, data (this line's data), main (the main line's data), key, lineIndex,
-  // step, on, showAll, seatBoxes, alts (the what-if menu's actions)}
+  // step, on, showAll, seatBoxes, alts (the what-if menu's actions), acting (the seats
+  // whose box says it is their turn)}
   function draw(ctx) {
     current = ctx;
     const entry = ctx.on && ctx.data.ev ? ctx.data.ev[String(ctx.step)] || null : null;
@@ -265,13 +266,15 @@ function evaluateView({ goto, send, pick }) {
     panel.hidden = !ctx.on;
     source.textContent = entry ? entry.src : ctx.key === "" ? "no values for this step"
       : `values show at ${ctx.key}'s own decisions`;
-    const askable = ctx.movie.explore && !entry && ctx.data.frames.length - 1 > ctx.step;
+    // the kernel evaluates a decision with no record; in a seat's view, the seat's own only
+    const own = ctx.key === "" ? null : ctx.movie.seats.indexOf(ctx.key);
+    const mine = own === null || ctx.acting.includes(own);
+    const askable = ctx.movie.explore && !entry && mine && ctx.data.frames.length - 1 > ctx.step;
     ask.hidden = !(ctx.on && askable);
     if (!asked || asked[0] !== ctx.lineIndex || asked[1] !== ctx.step) message.textContent = "";
     const main = ctx.main;
     analysis.hidden = !ctx.on || !main.dec;
     if (analysis.hidden) return;
-    const own = ctx.key === "" ? null : ctx.movie.seats.indexOf(ctx.key);
     const seats = ctx.movie.seats.map((name, s) => [s, name])
       .filter(([s]) => own === null || s === own);
     const acting = ctx.data.ev ? ctx.data.ev[String(ctx.step)] : null;

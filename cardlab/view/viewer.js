@@ -655,7 +655,9 @@ function render({ model, el: host }) {
     movie.seats.forEach((_, s) => drawSeat(seatBoxes[s], (frame.seats || {})[String(s)] || {}));
     advice.draw({ movie, data: current.data, main: movie.views[key][0], key, lineIndex, step,
       on: evaluating, showAll: !!get("show_all"), seatBoxes,
-      alts: movie.explore ? (frame.alt || []) : [] });
+      alts: movie.explore ? (frame.alt || []) : [],
+      acting: movie.seats.map((_, s) => s).filter((s) =>
+        (((frame.seats || {})[String(s)] || {}).b || []).includes("turn")) });
     drawCentre(frame, place);
     status.textContent = frame.st || "";
     explain.textContent = frame.ex || "";
