@@ -293,3 +293,59 @@ def test_bobs_hat_figures_agree_with_the_engines_score_parts(options):
                         if word not in ("hat", "renege")}
             expected["hat"] = float(state.hat_holder() == seat)
             assert figures == expected
+
+
+def reference_bobs_play(state, seat, legal):
+    """The Bob's Hat heuristic's card play as first written (cardlab.bots.bobs_hat before it
+    was made fast for the advisor's rollouts): the fast one must choose the same cards."""
+    from cardlab.games.bobs_hat import DECK, FEWEST, IS_HAT, MOST
+
+    suit_of, rank_of = DECK.suit_of, DECK.rank_of
+
+    def value(cards):
+        flags = state.bids[seat]
+        v = float(sum(1 for c in cards if flags & MOST[suit_of[c]]))
+        if flags & FEWEST:
+            v -= len(cards) + 1
+        if any(IS_HAT[c] for c in cards):
+            v += state.hat_value / 5
+        return v
+
+    def beats(card, best):
+        if suit_of[card] == suit_of[best]:
+            return card > best
+        return suit_of[card] == state.trump
+
+    trick = state.trick
+    if not trick:
+        flags = state.bids[seat]
+        if flags & FEWEST:
+            return min(legal, key=lambda c: rank_of[c])
+        wanted = [c for c in legal if flags & MOST[suit_of[c]]]
+        return max(wanted or legal, key=lambda c: rank_of[c])
+    winners = [c for c in legal if beats(c, state.win_card)]
+    losers = [c for c in legal if c not in winners]
+    if value(trick + [legal[0]]) > 0 and winners:
+        return min(winners, key=lambda c: (suit_of[c] == state.trump, rank_of[c]))
+    if losers:
+        return max(losers, key=lambda c: (not IS_HAT[c], rank_of[c]))
+    return min(legal, key=lambda c: rank_of[c])
+
+
+@pytest.mark.parametrize("options", cardlab.get_game("bobs-hat").rules_class
+                         .conformance_option_sets())
+def test_the_fast_bobs_hat_heuristic_plays_as_the_reference(options):
+    checked = 0
+    for seed in range(12):
+        table = cardlab.new_game("bobs-hat", seed=seed, **options)
+        bot = make_bot("heuristic", "bobs-hat", seed)
+        other = make_bot("random", "bobs-hat", seed)
+        state = table.state
+        while state.to_act() >= 0:
+            seat = state.to_act()
+            if state.phase == "play":
+                assert bot(state, seat) == reference_bobs_play(state, seat,
+                                                               state.legal_actions())
+                checked += 1
+            state.apply(other(state, seat) if seed % 2 else bot(state, seat))
+    assert checked > 100

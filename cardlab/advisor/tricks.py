@@ -30,11 +30,12 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..errors import CardlabError
-from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, IS_HAT, MOST, NO_BID
+from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
 from .sample import SeatView
 
+MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
 HAT_HIDDEN = "hat chosen"
 BID_HIDDEN = "bid (secret)"
 REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
@@ -470,32 +471,36 @@ def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
     True
     """
     flags = end.bids[seat]
-    n = len(end.bids)
-    suit_of = end.suit_of
-    is_hat = IS_HAT
-    taken = [0] * (3 * n)  # seat * 3 + suit
-    holder = -1
-    for _, cards, winner in end.history:
-        at = 3 * winner
-        for card in cards:
-            taken[at + suit_of[card]] += 1
-            if is_hat[card]:
-                holder = winner
     out: dict[str, float] = {}
     if end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
+        suit_of = end.suit_of
+        taken = [[0, 0, 0] for _ in end.bids]
+        for _, cards, winner in end.history:
+            row = taken[winner]
+            for card in cards:
+                row[suit_of[card]] += 1
+        mine = taken[seat]
+        others = [row for s, row in enumerate(taken) if s != seat]
         for suit in (0, 1, 2):
             if flags & MOST[suit]:
-                column = taken[suit::3]
-                mine = column[seat]
-                made = sum(column) == 0 or all(mine > c for s, c in enumerate(column)
-                                               if s != seat)
-                out[f"made {BID_WORDS[MOST[suit]]}"] = 1.0 if made else 0.0
+                best = 0
+                total = mine[suit]
+                for row in others:
+                    count = row[suit]
+                    total += count
+                    if count > best:
+                        best = count
+                made = total == 0 or mine[suit] > best
+                out[MADE[MOST[suit]]] = 1.0 if made else 0.0
         if flags & FEWEST:
-            totals = [sum(taken[3 * s:3 * s + 3]) for s in range(n)]
-            mine = totals[seat]
-            made = all(mine < t for s, t in enumerate(totals) if s != seat)
-            out[f"made {BID_WORDS[flags & (FEWEST | DOUBLE)]}"] = 1.0 if made else 0.0
-    out["hat"] = 1.0 if holder == seat else 0.0
+            least = sum(mine)
+            made = True
+            for row in others:
+                if row[0] + row[1] + row[2] <= least:
+                    made = False
+                    break
+            out[MADE[flags & (FEWEST | DOUBLE)]] = 1.0 if made else 0.0
+    out["hat"] = 1.0 if end.hat_holder() == seat else 0.0
     return out
 
 

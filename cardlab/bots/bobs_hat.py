@@ -63,37 +63,46 @@ class HeuristicBot:
             flags = MOST[max(range(3), key=lambda s: (strength[s], self.rng.random()))]
         return BID + flags if BID + flags in legal else legal[0]
 
-    def _value(self, state: BobsHatState, seat: int, cards: list[int]) -> float:
-        flags = state.bids[seat]
-        value = 0.0
-        for card in cards:
-            if flags & MOST[SUIT_OF[card]]:
-                value += 1
-        if flags & FEWEST:
-            value -= len(cards) + 1
-        if any(IS_HAT[c] for c in cards):
-            value += state.hat_value / 5
-        return value
-
-    def _beats(self, state: BobsHatState, card: int, best: int) -> bool:
-        suit, best_suit = SUIT_OF[card], SUIT_OF[best]
-        if suit == best_suit:
-            return card > best
-        return suit == state.trump
-
     def _play(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
+        # Runs at every card of every advisor rollout, hence one flat pass over the legal
+        # cards; ties go to the first card in the order legal_actions lists them (min and
+        # max keep it). tests/test_advisor_evaluate.py checks it against the plain version.
         trick = state.trick
+        flags = state.bids[seat]
         if not trick:
-            flags = state.bids[seat]
             if flags & FEWEST:
-                return min(legal, key=lambda c: RANK_OF[c])
+                return min(legal, key=RANK_OF.__getitem__)
             wanted = [c for c in legal if flags & MOST[SUIT_OF[c]]]
-            return max(wanted or legal, key=lambda c: RANK_OF[c])
+            return max(wanted or legal, key=RANK_OF.__getitem__)
         best = state.win_card
-        winners = [c for c in legal if self._beats(state, c, best)]
-        losers = [c for c in legal if c not in winners]
-        if self._value(state, seat, trick + [legal[0]]) > 0 and winners:
-            return min(winners, key=lambda c: (SUIT_OF[c] == state.trump, RANK_OF[c]))
+        best_suit = SUIT_OF[best]
+        trump = state.trump
+        winners = []
+        losers = []
+        for card in legal:
+            suit = SUIT_OF[card]
+            if (card > best) if suit == best_suit else (suit == trump):
+                winners.append(card)
+            else:
+                losers.append(card)
+        if winners:
+            # the trick's value for the seat, its first legal card on it: a card of a most
+            # suit +1, when it bid fewest -1 a card and -1 more, a hat card the hat value / 5
+            value = 0.0
+            hat = False
+            for card in trick:
+                if flags & MOST[SUIT_OF[card]]:
+                    value += 1
+                hat = hat or IS_HAT[card]
+            first = legal[0]
+            if flags & MOST[SUIT_OF[first]]:
+                value += 1
+            if flags & FEWEST:
+                value -= len(trick) + 2
+            if hat or IS_HAT[first]:
+                value += state.hat_value / 5
+            if value > 0:
+                return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
         if losers:
             return max(losers, key=lambda c: (not IS_HAT[c], RANK_OF[c]))
-        return min(legal, key=lambda c: RANK_OF[c])
+        return min(legal, key=RANK_OF.__getitem__)
