@@ -86,7 +86,10 @@ def to_frame(table: Any, spec: Spec) -> Any:
                 str(field.type).replace("int", "Int")))
     for column, cats in categories(spec.game, list(spec.seats), list(spec.bots)).items():
         if column in frame:
-            frame[column] = frame[column].astype(str).astype(pd.CategoricalDtype(cats))
+            series = frame[column]
+            if not isinstance(series.dtype, pd.CategoricalDtype):
+                series = series.astype(str).astype(pd.CategoricalDtype(cats))
+            frame[column] = series.cat.set_categories(cats)  # the same values, in this order
     return frame
 
 

@@ -74,6 +74,12 @@ class _Recorder:
         """Cards dealt to each seat in the hand just dealt."""
         return int(state.size)
 
+    @staticmethod
+    def scores(state: Any) -> list[int]:
+        """What the hand that just ended added to each seat: the score sheet's last row
+        (``totals()`` adds the whole sheet up, hand after hand: slower the longer the game)."""
+        return state.sheet[-1]  # type: ignore[no-any-return]
+
     def ended(self, state: Any) -> None:
         """Read the engine's values of the hand that just ended."""
 
@@ -205,6 +211,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         rand = seeded_rng(seed, "simulate-random").random
+        counted, counter = _counting(rand)
+        mark = next(counter)  # each next() takes a number too: actions = difference - 1
         before = [0] * n
         hands = actions = 0
         while not state.is_game_over():
@@ -215,9 +223,10 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             size = rec.dealt(state)
             played = 0
             if all_random and table is None:
-                counted, counter = _counting(rand)
                 state.random_playout(counted)
-                played = next(counter)
+                played = -mark
+                mark = next(counter)
+                played += mark - 1
             else:
                 legal = state.legal_actions
                 to_act = state.to_act
@@ -232,7 +241,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                     else:
                         state.apply(action)
                     played += 1
-            totals = state.totals()
+            scores = rec.scores(state)
+            totals = [a + b for a, b in zip(before, scores, strict=True)]
             hands += 1
             actions += played
             h_game.append(game)
@@ -241,7 +251,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             h_size.append(size)
             h_actions.append(played)
             s_bot.extend(bot_index)
-            s_score.extend([a - b for a, b in zip(totals, before, strict=True)])
+            s_score.extend(scores)
             s_total.extend(totals)
             rec.ended(state)
             before = totals
@@ -249,8 +259,12 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
         g_hands.append(hands)
         g_actions.append(actions)
         g_bot.extend(bot_index)
-        g_total.extend(before)
-        g_winners.append(rules.winners(before))
+        final = state.totals()
+        if final != before:  # the sheet's rows are the hands' scores in every game
+            raise RuntimeError(f"game {game}: the hands' scores add up to {before}, the "
+                               f"engine's totals are {final}")
+        g_total.extend(final)
+        g_winners.append(rules.winners(final))
         if table is not None:
             texts.append((f"game-{game:0{width}d}.json", table.replay.to_json()))
     hands_table = _hands_table(spec, bot_names, rec, h_game, h_hand, h_dealer, h_size,

@@ -86,21 +86,37 @@ class Tally:
         self.groups: dict[tuple[str, str], list[Any]] = {}  # (by, name) → [n, sum, sumsq, wins]
 
     def add(self, games: Any) -> None:
-        """Add a games table (pyarrow) or frame (pandas) chunk."""
-        if hasattr(games, "to_pydict"):
-            data = games.select(["seat", "bot", "total", "share"]).to_pydict()
-        else:
-            data = {c: list(games[c]) for c in ("seat", "bot", "total", "share")}
-        for seat, bot, total, share in zip(data["seat"], data["bot"], data["total"],
-                                           data["share"], strict=True):
-            for key in (("bot", str(bot)), ("seat", str(seat))):
-                group = self.groups.get(key)
-                if group is None:
-                    group = self.groups[key] = [0, 0, 0, 0.0]
-                group[0] += 1
-                group[1] += int(total)
-                group[2] += int(total) * int(total)
-                group[3] += float(share)
+        """Add a games table (pyarrow) or frame (pandas): per bot and per seat, the count,
+        the sum and the sum of squares of the totals, and the sum of the win shares."""
+        import numpy as np
+        import pyarrow as pa
+
+        if not isinstance(games, pa.Table):
+            games = pa.table({c: pa.array(games[c]) for c in ("seat", "bot", "total",
+                                                              "share")})
+        total = games.column("total").to_numpy().astype(np.int64)
+        share = games.column("share").to_numpy()
+        for by in ("bot", "seat"):
+            column = games.column(by).unify_dictionaries().combine_chunks()
+            if not pa.types.is_dictionary(column.type):
+                column = column.dictionary_encode()
+            names = column.dictionary.to_pylist()
+            index = column.indices.to_numpy()
+            size = len(names)
+            counts = np.bincount(index, minlength=size)
+            sums = np.zeros(size, dtype=np.int64)
+            squares = np.zeros(size, dtype=np.int64)
+            np.add.at(sums, index, total)  # integer sums: exact
+            np.add.at(squares, index, total * total)
+            wins = np.bincount(index, weights=share, minlength=size)
+            for i, name in enumerate(names):
+                if not counts[i]:
+                    continue
+                group = self.groups.setdefault((by, str(name)), [0, 0, 0, 0.0])
+                group[0] += int(counts[i])
+                group[1] += int(sums[i])
+                group[2] += int(squares[i])
+                group[3] += float(wins[i])
 
     def rows(self, order: dict[str, list[str]]) -> list[dict[str, Any]]:
         """One dict per group: by, name, n, mean, ci_low, ci_high, win_rate (bots first,

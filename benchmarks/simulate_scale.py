@@ -1,0 +1,216 @@
+"""Simulations at scale: parallel speed-up, the cost of recording the rows, and peak memory.
+
+All three use random 5-player games of Ted's Game (19 hands a game: 10, 9, ..., 1, ..., 10),
+so ``--hands 1000000`` is 52,632 games.
+
+- **P4, speed-up**: the same run on a dask ``LocalCluster`` with 2 worker processes and
+  with 1 (one thread each; the cluster's start is not timed), and on cardlab's process pool
+  with 2 workers and with 1. The issue asks for >= 1.8x from 1 to 2 dask workers.
+- **Recording cost**, on one core, side by side in one process: the bare engine (seeded
+  setup and deals, then ``State.random_playout`` for every hand, nothing kept) against
+  ``cardlab.simulate``'s own work for the same games (the same playout, the tidy rows built
+  into pyarrow tables, both tables written to Parquet). The issue asks for at most 2x.
+- **Memory**: the peak resident memory of a whole ``cardlab simulate`` run (the CLI, a pool
+  of 2, writing both Parquet files) for 100,000 and 1,000,000 hands: this process's peak and
+  the largest worker's. ``--memory-hands 10000000`` checks the 10-million-hand run stays
+  under 1 GB.
+
+Each timed run and each memory run is a fresh subprocess. Run from the repository root:
+
+    .venv/bin/python benchmarks/simulate_scale.py                       # all, 1M hands
+    .venv/bin/python benchmarks/simulate_scale.py --hands 50000 --record-hands 20000 \\
+        --memory-hands 20000,100000                                      # a quick check
+    .venv/bin/python benchmarks/simulate_scale.py --only memory --memory-hands 10000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _timing import host_speed, kernel_kind  # noqa: E402
+
+PLAYERS = 5
+HANDS_PER_GAME = 19  # 10 down to 1 and back up to 10
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def games_for(hands: int) -> int:
+    return math.ceil(hands / HANDS_PER_GAME)
+
+
+def child_speed(backend: str, workers: int, games: int) -> None:
+    """One timed run, in this (fresh) process; prints JSON."""
+    import cardlab
+
+    scheduler = cluster = None
+    if backend == "dask":
+        from dask.distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                               dashboard_address=None)
+        scheduler = Client(cluster)
+        scheduler.wait_for_workers(workers)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "r.parquet"
+        start = time.perf_counter()
+        result = cardlab.simulate("teds-game", players=PLAYERS, games=games, bots="random",
+                                  seed=1, workers=None if scheduler else workers,
+                                  scheduler=scheduler, out=out, progress=False)
+        elapsed = time.perf_counter() - start
+        rows = len(result.hands)
+    if cluster is not None:
+        scheduler.close()
+        cluster.close()
+    print(json.dumps({"seconds": elapsed, "rows": rows}))
+
+
+def child_record(games: int) -> None:
+    """Bare playouts against simulate's own work for the same games, alternating."""
+    import pyarrow.parquet as pq
+
+    from cardlab.cards import seeded_rng
+    from cardlab.simulation.rows import play_chunk
+    from cardlab.simulation.schema import games_schema, hands_schema
+    from cardlab.simulation.spec import make_spec
+
+    spec = make_spec("teds-game", players=PLAYERS, games=games, bots="random", seed=1)
+    rules = spec.rules()
+
+    def bare() -> int:
+        hands = 0
+        for game in range(1, games + 1):
+            seed = spec.game_seed(game)
+            state = rules.new_state()
+            state.apply_chance(state.seeded_chance(seed))
+            rand = seeded_rng(seed, "simulate-random").random
+            while not state.is_game_over():
+                state.deal_seeded(seed)
+                state.random_playout(rand)
+                hands += 1
+        return hands
+
+    def recorded() -> int:
+        hands = 0
+        with tempfile.TemporaryDirectory() as folder:
+            writers = [pq.ParquetWriter(os.path.join(folder, "h.parquet"),
+                                        hands_schema(spec.game)),
+                       pq.ParquetWriter(os.path.join(folder, "g.parquet"), games_schema())]
+            for index in range(len(spec.chunks())):
+                chunk = play_chunk(spec, index)
+                writers[0].write_table(chunk.hands)
+                writers[1].write_table(chunk.games)
+                hands += chunk.hand_count
+            for writer in writers:
+                writer.close()
+        return hands
+
+    best = {"bare": math.inf, "recorded": math.inf}
+    hands = {}
+    for _ in range(3):  # alternate, best of 3: the slower runs measure the neighbours
+        for name, work in (("bare", bare), ("recorded", recorded)):
+            start = time.perf_counter()
+            hands[name] = work()
+            best[name] = min(best[name], time.perf_counter() - start)
+    assert hands["bare"] == hands["recorded"]
+    print(json.dumps({"hands": hands["bare"], **best}))
+
+
+def spawn(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True,
+                          cwd=ROOT)
+    if proc.returncode:
+        sys.exit(f"{' '.join(args)} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def cli_peak(games: int) -> dict:
+    """The CLI's own peak and its largest worker's, measured apart."""
+    code = (
+        "import json, os, resource, shutil, tempfile\n"
+        "from cardlab.cli import main\n"
+        "folder = tempfile.mkdtemp()\n"
+        "try:\n"
+        f"    main(['simulate', 'teds-game', '--players', '{PLAYERS}', '--bots', 'random',"
+        f" '--games', '{games}', '--seed', '1', '--workers', '2', '--no-progress', '-o',"
+        " os.path.join(folder, 'r.parquet')])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "shutil.rmtree(folder)\n"
+        "print(json.dumps({'main_mib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
+        " / 1024, 'workers_mib': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss"
+        " / 1024}))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT)
+    if proc.returncode:
+        sys.exit(proc.stderr)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1_000_000,
+                        help="hands for the speed-up runs (default 1,000,000)")
+    parser.add_argument("--record-hands", type=int, default=200_000,
+                        help="hands for the recording cost (default 200,000)")
+    parser.add_argument("--memory-hands", default="100000,1000000",
+                        help="comma-separated hand counts for the memory runs "
+                             "(default 100000,1000000; 10000000 for the 1 GB check)")
+    parser.add_argument("--only", choices=("p4", "record", "memory"),
+                        help="run one of the three")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, *rest = args.child
+        if kind == "speed":
+            child_speed(rest[0], int(rest[1]), int(rest[2]))
+        else:
+            child_record(int(rest[0]))
+        return
+
+    print(kernel_kind())
+    print(host_speed())
+    print(f"cores: {len(os.sched_getaffinity(0))}")
+    if args.only in (None, "p4"):
+        games = games_for(args.hands)
+        print(f"\nP4: {games:,} games ({games * HANDS_PER_GAME:,} hands) of 5-player Ted's "
+              "Game, random bots, both tables written")
+        for backend in ("dask", "pool"):
+            times = {}
+            for workers in (1, 2):
+                run = spawn("--child", "speed", backend, str(workers), str(games))
+                times[workers] = run["seconds"]
+                rate = games * HANDS_PER_GAME / run["seconds"]
+                print(f"  {backend:4} {workers} worker{'s' if workers > 1 else ' '}: "
+                      f"{run['seconds']:7.2f} s  {rate:10,.0f} hands/s")
+            print(f"  {backend:4} speed-up 1 -> 2 workers: {times[1] / times[2]:.2f}x "
+                  f"(wanted >= 1.8x)")
+    if args.only in (None, "record"):
+        games = games_for(args.record_hands)
+        run = spawn("--child", "record", str(games))
+        print(f"\nRecording cost, one core, {run['hands']:,} hands:")
+        print(f"  bare random_playout:   {run['bare']:7.2f} s  "
+              f"{run['hands'] / run['bare']:10,.0f} hands/s")
+        print(f"  rows + Parquet:        {run['recorded']:7.2f} s  "
+              f"{run['hands'] / run['recorded']:10,.0f} hands/s")
+        print(f"  ratio: {run['recorded'] / run['bare']:.2f}x (wanted <= 2x)")
+    if args.only in (None, "memory"):
+        print("\nPeak resident memory of `cardlab simulate --workers 2 -o ...`:")
+        for hands in (int(h) for h in args.memory_hands.split(",")):
+            games = games_for(hands)
+            peak = cli_peak(games)
+            print(f"  {games * HANDS_PER_GAME:>12,} hands: the CLI {peak['main_mib']:6.0f} MiB, "
+                  f"the largest worker {peak['workers_mib']:6.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
