@@ -77,15 +77,21 @@ class HeuristicBot:
         best = state.win_card
         best_suit = SUIT_OF[best]
         trump = state.trump
-        winners = []
-        losers = []
+        # The cheapest winner (a non-trump first, then the lowest rank) and the dearest loser
+        # (a hat card last, then the highest rank), each as one number, the first kept on a tie.
+        winner, winner_key = -1, 1000
+        loser, loser_key = -1, -1
         for card in legal:
             suit = SUIT_OF[card]
             if (card > best) if suit == best_suit else (suit == trump):
-                winners.append(card)
+                key = (100 if suit == trump else 0) + RANK_OF[card]
+                if key < winner_key:
+                    winner, winner_key = card, key
             else:
-                losers.append(card)
-        if winners:
+                key = (0 if IS_HAT[card] else 100) + RANK_OF[card]
+                if key > loser_key:
+                    loser, loser_key = card, key
+        if winner >= 0:
             # the trick's value for the seat, its first legal card on it: a card of a most
             # suit +1, when it bid fewest -1 a card and -1 more, a hat card the hat value / 5
             value = 0.0
@@ -102,7 +108,7 @@ class HeuristicBot:
             if hat or IS_HAT[first]:
                 value += state.hat_value / 5
             if value > 0:
-                return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        if losers:
-            return max(losers, key=lambda c: (not IS_HAT[c], RANK_OF[c]))
+                return winner
+        if loser >= 0:
+            return loser
         return min(legal, key=RANK_OF.__getitem__)
