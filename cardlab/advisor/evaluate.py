@@ -187,12 +187,11 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
-        base = start.totals()[seat] - start.hand_scores()[seat]
         for i, action in enumerate(actions):
             state = start.clone()
             state.apply(action)
             playout(state, chain(numbers, iter(spare_rand, None)).__next__)
-            value = float(_hand_score(state, seat, base))
+            value = float(_hand_score(state, seat, start))
             sums[i] += value
             squares[i] += value * value
             sums_i, counts_i = fig_sums[i], fig_counts[i]
@@ -218,13 +217,14 @@ def _numbers_needed(state: State) -> int:
     return sum(len(suit) for held in hands for suit in held) + 2 * len(hands) + 2
 
 
-def _hand_score(state: State, seat: int, base: int) -> int:
+def _hand_score(state: State, seat: int, start: State) -> int:
     """The seat's score for the hand just finished: its row of the score sheet when the
-    game keeps one, else what its total gained over ``base``."""
+    game keeps one, else what its total gained from the start of the hand (``start`` is a
+    state earlier in the same hand)."""
     sheet = getattr(state, "sheet", None)
     if sheet and state.hand_over() and len(sheet) == state.hand_number():
         return int(sheet[-1][seat])
-    return state.totals()[seat] - base
+    return state.totals()[seat] - (start.totals()[seat] - start.hand_scores()[seat])
 
 
 class _Numbers:
@@ -305,8 +305,7 @@ def _solved(state: State, seat: int, texts: Sequence[str],
         after = state.clone()
         after.act(text)
         _solve_out(after, seat, solve)
-        base = state.totals()[seat] - state.hand_scores()[seat]
-        out[text] = Estimate(mean=float(after.totals()[seat] - base), stderr=0.0,
+        out[text] = Estimate(mean=float(_hand_score(after, seat, state)), stderr=0.0,
                              figures=figures(after, seat, state))
     return out
 
