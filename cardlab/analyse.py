@@ -30,10 +30,13 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -149,7 +152,8 @@ def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: in
     # Each worker loads the replay once; a task is three numbers, a result one record.
     with ProcessPoolExecutor(workers, initializer=_start_worker,
                              initargs=(replay.to_json(), rollouts, bot)) as pool:
-        pending = {pool.submit(_work, task): task for task in tasks}
+        with _no_interrupt():  # the workers start (fork) ignoring Ctrl-C: see _start_worker
+            pending = {pool.submit(_work, task): task for task in tasks}
         try:
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -159,6 +163,20 @@ def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: in
             for future in pending:
                 future.cancel()
             raise
+
+
+@contextlib.contextmanager
+def _no_interrupt() -> Iterator[None]:
+    """Ignore SIGINT here for a moment (in the main thread only, where signals are handled),
+    so that processes started meanwhile inherit the ignoring from their first instruction."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _evaluate(replay: Replay, task: tuple[int, int, int], rollouts: int, bot: str
@@ -174,6 +192,15 @@ _WORKER: dict[str, Any] = {}
 
 def _start_worker(text: str, rollouts: int, bot: str) -> None:
     from .replay import loads
+
+    # Ctrl-C reaches the whole process group: the parent stops the work (the CLI exits 130);
+    # a worker interrupted mid-task would print a traceback. (A forked worker ignores it from
+    # the start, by _no_interrupt; a spawned one from here.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    # Ctrl-C reaches the whole process group: the parent stops the work (and says nothing
+    # more than the CLI's exit 130); a worker interrupted mid-task would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot)
 

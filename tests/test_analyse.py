@@ -201,3 +201,30 @@ def test_a_file_that_is_not_a_replay_is_one_line(folder):
     assert done.returncode == 2 and "not a cardlab replay" in done.stderr
     missing = cli("analyse", "missing.json", cwd=folder)
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_the_analysis_with_exit_130_no_traceback_and_no_file(tmp_path, workers):
+    import signal
+
+    table = cardlab.new_game("bobs-hat", players=4, seed=3, hands=2)
+    table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
+    table.save(tmp_path / "game.json")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # its own process group, as a terminal's foreground job: Ctrl-C reaches every process
+    proc = subprocess.Popen([sys.executable, "-m", "cardlab", "analyse", "game.json",
+                             "--rollouts", "2000", "--workers", workers, "-o", "out.json"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, start_new_session=True)
+    assert proc.stderr is not None
+    seen = b""
+    while b"1/" not in seen:  # a decision is done: the workers are at work
+        chunk = proc.stderr.read1(4096)
+        assert chunk, "the command ended before any decision was done"
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert b"Traceback" not in seen + err and b"KeyboardInterrupt" not in seen + err
+    assert out == b""
+    assert sorted(os.listdir(tmp_path)) == ["game.json"]  # no file, no temporary file
