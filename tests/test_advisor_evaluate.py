@@ -349,3 +349,16 @@ def test_the_fast_bobs_hat_heuristic_plays_as_the_reference(options):
                 checked += 1
             state.apply(other(state, seat) if seed % 2 else bot(state, seat))
     assert checked > 100
+
+
+def test_whot_values_are_points_against_and_the_lowest_is_best():
+    replay = cardlab.example("whot-example")
+    cursor = cardlab.Cursor(replay, hand=1)
+    index = next(i for i in range(len(cursor.line))
+                 if len(cursor.goto(i).state.legal_actions()) > 1)
+    result = evaluate(replay, 1, index, rollouts=20, seed=1, bot="heuristic")
+    assert result.low_score_wins
+    assert result.values[result.best()].mean == min(e.mean for e in result.values.values())
+    for est in result.values.values():
+        assert est.mean == pytest.approx(est.figures["points against"])
+        assert 0.0 <= est.figures["out first"] <= 1.0

@@ -69,10 +69,13 @@ class Evaluation:
     exact: bool
     values: dict[str, Estimate]  # legal action text -> estimate (expected HAND score)
     seat_name: str = ""
+    low_score_wins: bool = False  # Whot: the hand score is points against, the lowest best
 
     def best(self) -> str:
-        """The action with the highest mean (the first such in the engine's order)."""
-        return max(self.values, key=lambda text: self.values[text].mean)
+        """The action with the best mean: the highest, or the lowest when low scores win
+        (the first such in the engine's order)."""
+        sign = -1.0 if self.low_score_wins else 1.0
+        return max(self.values, key=lambda text: sign * self.values[text].mean)
 
     def record(self) -> dict[str, Any]:
         """The replay's ``"eval"`` record: ``{"seat": name, "rollouts": N, "seed": S,
@@ -106,11 +109,13 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     if bot == "exact" and game not in TRICK_GAMES:
         raise OptionError(f"the exact bot plays the trick-taking games, not {game}")
     figures = figures_for(game)
+    low = bool(replay.rules.low_score_wins)
     texts = state.legal_texts()
     if open_hands and game in TRICK_GAMES and getattr(state, "phase", "") == "play":
         values = _solved(state, chosen, texts, figures)
         return Evaluation(seat=chosen, hand=hand, index=index, rollouts=1, seed=seed,
-                          bot=bot, exact=True, values=values, seat_name=names[chosen])
+                          bot=bot, exact=True, values=values, seat_name=names[chosen],
+                          low_score_wins=low)
     if open_hands:
         def draw(rng: random.Random) -> State:
             return state.clone()
@@ -119,7 +124,8 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
         draw = sampler_for(seat_view(state, chosen, actions)).sample
     values = run(draw, chosen, texts, rollouts, seed, bot, game, figures)
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
-                      bot=bot, exact=False, values=values, seat_name=names[chosen])
+                      bot=bot, exact=False, values=values, seat_name=names[chosen],
+                      low_score_wins=low)
 
 
 def _check_options(rollouts: object, bot: object, seed: object) -> None:
