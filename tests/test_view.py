@@ -25,7 +25,7 @@ from cardlab.explore import line_state
 from cardlab.game import list_games
 from cardlab.seatview import hidden_from
 from cardlab.view import ReplayViewer
-from cardlab.view.movie import build_movie, card_faces, frame_at, iter_frames, pretty
+from cardlab.view.movie import build_movie, card_faces, evals_of, frame_at, iter_frames, pretty
 from cardlab.view.page import page_html, page_iframe, script_json
 from cardlab.view.texts import plural
 
@@ -641,7 +641,8 @@ def test_a_seat_view_holds_only_its_own_decisions_values(analysed, solo):
         data = movie["views"][name][0]
         own = {s for s, (actor, record) in wanted.items()
                if actor == seat and not record.get("exact")}  # exact: every hand was open
-        assert {int(s) for s in data["ev"]} == own and own
+        assert {int(s) for s in evals_of(movie, 0, name)} == own and own
+        assert ("ev" in data) == solo  # beside everyone's, a seat's line shares its entries
         assert {d["p"] for d in data["dec"]} == {seat} == {r["p"] for r in data["luck"]}
 
 
@@ -672,11 +673,11 @@ def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
                         "text": "Brad's choices evaluated over 200 sampled deals"}
     record = bare.hands[0].actions[19].eval  # kept on the kernel's replay
     assert record["seat"] == "Brad" and set(record["values"]) == {"play black3", "play black12"}
-    assert viewer._line_data()["ev"]["19"]["p"] == BRAD
+    assert evals_of(viewer.widget.movie)["19"]["p"] == BRAD
     viewer.set_seat("Tone")
     with pytest.raises(CardlabError, match="this is Brad's decision, not Tone's"):
         viewer.evaluate()
-    assert "19" not in viewer._line_data().get("ev", {})  # Brad's values: not in Tone's view
+    assert "19" not in evals_of(viewer.widget.movie, 0, "Tone")  # Brad's: not in Tone's view
     viewer.set_seat(None).last()
     viewer._on_message(viewer.widget, {"type": "evaluate", "line": 0,
                                        "step": viewer.step}, [])

@@ -55,7 +55,7 @@ function evaluateView({ goto, send, pick }) {
 
   function hasAnalysis(movie) {
     return Object.values(movie.views || {}).some((lines) =>
-      lines.some((data) => data.ev && Object.keys(data.ev).length));
+      lines.some((data) => (data.ev && Object.keys(data.ev).length) || data.evs));
   }
 
   // The values of the decision at this step on its actions: a tag on each card it may play
@@ -256,12 +256,13 @@ function evaluateView({ goto, send, pick }) {
         "luck: the rest of the result"));
   }
 
-  // ctx: {movie, data (this line's data), main (the main line's data), key, lineIndex,
+  // ctx: {movie, data (this line's data), ev (its values by step), main (the main line's
+  // data), key, lineIndex,
   // step, on, showAll, seatBoxes, alts (the what-if menu's actions), acting (the seats
   // whose box says it is their turn)}
   function draw(ctx) {
     current = ctx;
-    const entry = ctx.on && ctx.data.ev ? ctx.data.ev[String(ctx.step)] || null : null;
+    const entry = ctx.on ? ctx.ev[String(ctx.step)] || null : null;
     drawValues(ctx, entry);
     panel.hidden = !ctx.on;
     source.textContent = entry ? entry.src : ctx.key === "" ? "no values for this step"
@@ -277,7 +278,7 @@ function evaluateView({ goto, send, pick }) {
     if (analysis.hidden) return;
     const seats = ctx.movie.seats.map((name, s) => [s, name])
       .filter(([s]) => own === null || s === own);
-    const acting = ctx.data.ev ? ctx.data.ev[String(ctx.step)] : null;
+    const acting = ctx.ev[String(ctx.step)];
     if (acting) following = acting.p;
     const seat = own !== null ? own : chosen !== null ? chosen : following;
     fillSelect(seatSelect, seats, seat);

@@ -475,7 +475,9 @@ def _line_data(view: _View, label: str) -> dict[str, Any]:
             "final": {"sheet": last.get("sheet", []), "pts": last.get("pts", [])}}
     if view.base is not None:
         data["base"] = ""  # each frame is what differs from everyone's at the same step
-    if view.evals:
+    if view.evals and view.base is not None:  # everyone's line holds the same entries
+        data["evs"] = sorted(view.evals, key=int)
+    elif view.evals:
         data["ev"] = view.evals
     return data
 
@@ -546,6 +548,16 @@ def frame_at(movie: dict[str, Any], step: int, line: int = 0, view: str = "") ->
     return frame
 
 
+def evals_of(movie: dict[str, Any], line: int = 0, view: str = "") -> dict[str, Any]:
+    """The values of the decisions of a line of a view, by step (as a string): a seat's line
+    stored beside everyone's lists its steps (``evs``) and shares everyone's entries."""
+    data = movie["views"][view][line]
+    if "evs" in data:
+        shared = evals_of(movie, line, data["base"])
+        return {step: shared[step] for step in data["evs"]}
+    return dict(data.get("ev", {}))
+
+
 def iter_frames(movie: dict[str, Any], line: int = 0, view: str = ""
                 ) -> Iterator[dict[str, Any]]:
     """Every whole frame of a line of a view, in order (as the front-end rebuilds them)."""
@@ -564,5 +576,5 @@ def note_in(note: Any, lang: str) -> str | None:
     return note.get(lang) or next(iter(note.values()), None)
 
 
-__all__ = ["assemble", "build_movie", "build_views", "card_faces", "check_lang", "frame_at",
-           "iter_frames", "note_in", "pretty", "seat_index"]
+__all__ = ["assemble", "build_movie", "build_views", "card_faces", "check_lang", "evals_of",
+           "frame_at", "iter_frames", "note_in", "pretty", "seat_index"]

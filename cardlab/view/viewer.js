@@ -82,7 +82,11 @@ function prepare(line, base) {
   const notes = new Array(frames.length).fill(null);
   for (const hand of line.hands) if (hand.n !== undefined) notes[hand.s] = hand.n;
   for (const move of line.moves) if (move.n !== undefined) notes[move.s] = move.n;
-  return { data: line, frames, notes };
+  // the values of decisions (evaluate.js): a seat's line beside everyone's lists the steps
+  // of its own and shares everyone's entries
+  const ev = line.ev || {};
+  if (base && line.evs) for (const s of line.evs) ev[s] = base.ev[s];
+  return { data: line, frames, notes, ev };
 }
 
 function card(movie, code, extra) {
@@ -653,7 +657,8 @@ function render({ model, el: host }) {
     const frame = current.frames[step];
     const place = movie.places[key] || movie.places[""];
     movie.seats.forEach((_, s) => drawSeat(seatBoxes[s], (frame.seats || {})[String(s)] || {}));
-    advice.draw({ movie, data: current.data, main: movie.views[key][0], key, lineIndex, step,
+    advice.draw({ movie, data: current.data, ev: current.ev, main: movie.views[key][0], key,
+      lineIndex, step,
       on: evaluating, showAll: !!get("show_all"), seatBoxes,
       alts: movie.explore ? (frame.alt || []) : [],
       acting: movie.seats.map((_, s) => s).filter((s) =>
