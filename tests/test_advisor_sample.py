@@ -453,3 +453,42 @@ def test_the_view_holds_nothing_the_seat_cannot_see(game):
             for text in strings([shown, view.actions, view.public]):
                 assert not hidden.leaks(text), text
                 assert text not in quoted, text
+
+
+def test_a_changed_bid_is_replayed_as_the_seat_saw_it():
+    table = cardlab.new_game("teds-game", players=4, seed=7)
+    for text in ("bid 3", "change bid 2", "bid 1"):
+        table.act(text)
+    true = table.state
+    seat = true.to_act()
+    view = seat_view(true, seat, actions_of(table))
+    sampler = sampler_for(view)
+    for k in range(10):
+        sample = sampler.sample(random.Random(k))
+        assert seat_position(sample, seat) == seat_position(true, seat)
+        assert sample.changes == true.changes
+
+
+def test_hidden_choices_may_be_drawn_uniformly():
+    for seed in range(40):
+        table = cardlab.new_game("bobs-hat", players=4, seed=seed, secret_bidding=True)
+        bots = [make_bot("heuristic", "bobs-hat", s) for s in range(4)]
+        for _ in range(3):  # the hat, two secret bids
+            state = table.state
+            table.apply(bots[state.to_act()](state, state.to_act()))
+        true = table.state
+        seat = true.to_act()
+        if seat == true.dealer:
+            continue
+        sampler = TrickSampler(seat_view(true, seat, actions_of(table)), hidden="uniform")
+        hats, bids = set(), set()
+        for k in range(60):
+            sample = sampler.sample(random.Random(k))
+            assert seat_position(sample, seat) == seat_position(true, seat)
+            hats.add(sample.hat_value)
+            bids.add(tuple(sample.bids))
+        assert hats == {10, -10} and len(bids) > 10
+        with pytest.raises(cardlab.CardlabError, match="'sometimes'"):
+            TrickSampler(seat_view(true, seat, actions_of(table)), hidden="sometimes")
+        return
+    raise AssertionError("no position found")
