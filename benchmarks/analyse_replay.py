@@ -19,7 +19,7 @@ import time
 from _timing import host_speed, kernel_kind
 
 import cardlab
-from cardlab.analyse import analyse, decisions
+from cardlab.analyse import analyse, decision_points
 from cardlab.bots import make_bot
 
 
@@ -49,7 +49,7 @@ def main() -> None:
     print(host_speed())
     print(kernel_kind())
     replay = game(args.hands)
-    count = len(decisions(replay))
+    count = len(decision_points(replay))
     actions = sum(len(hand.actions) for hand in replay.hands)
     print(f"bobs-hat seed 7: {len(replay.hands)} hands, {actions} actions, {count} decisions "
           f"(forced and out-of-turn actions are not evaluated)")

@@ -49,7 +49,7 @@ SEED_BITS = 53  # a derived seed stays an exact number in JavaScript too (the vi
 
 
 @dataclasses.dataclass(frozen=True)
-class Decision:
+class DecisionPoint:
     """Where a decision is: hand (from 1), actions made before it, and the seat (0-based)."""
 
     hand: int
@@ -69,10 +69,10 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
-def decisions(replay: Replay, seat: int | None = None) -> list[Decision]:
+def decision_points(replay: Replay, seat: int | None = None) -> list[DecisionPoint]:
     """Every decision of the main line (see the module's docstring), hand by hand, in
     order; ``seat`` (0-based): that seat's only."""
-    out: list[Decision] = []
+    out: list[DecisionPoint] = []
     for _, hand_index, index, state in walk(replay):
         actions = replay.hands[hand_index].actions
         if index >= len(actions):
@@ -84,7 +84,7 @@ def decisions(replay: Replay, seat: int | None = None) -> list[Decision]:
             continue  # made out of turn: no choice of the seat to act
         if len(state.legal_actions()) < 2:
             continue  # forced
-        out.append(Decision(hand_index + 1, index, to_act))
+        out.append(DecisionPoint(hand_index + 1, index, to_act))
     return out
 
 
@@ -124,7 +124,7 @@ def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, 
     """
     number = check_options(replay, seat, rollouts, seed, bot, workers)
     out = replay.copy()
-    points = decisions(out, number)
+    points = decision_points(out, number)
     tasks = [(p.hand, p.index, decision_seed(seed, p.hand, p.index)) for p in points]
     count = (os.cpu_count() or 1) if workers is None else workers
     count = max(1, min(count, len(tasks)))
@@ -273,8 +273,9 @@ def run_command(replay: Replay, file: str, out: str | None, seat: str | None, ro
     done = analyse(replay, seat=number, rollouts=int(text), seed=seed_number, bot=bot,
                    progress=True, workers=count)
     done.save(target)
-    evaluated = len(decisions(done, number))
+    evaluated = len(decision_points(done, number))
     return f"wrote {target}: {evaluated} decisions evaluated, {int(text)} rollouts each"
 
 
-__all__ = ["Decision", "add_parser", "analyse", "decision_seed", "decisions", "default_output"]
+__all__ = ["DecisionPoint", "add_parser", "analyse", "decision_points", "decision_seed",
+           "default_output"]

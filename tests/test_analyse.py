@@ -17,7 +17,7 @@ import pytest
 
 import cardlab
 from cardlab.advisor import evaluate
-from cardlab.analyse import analyse, decision_seed, decisions, default_output
+from cardlab.analyse import analyse, decision_points, decision_seed, default_output
 from cardlab.bots import make_bot
 from cardlab.cursor import walk
 from cardlab.errors import OptionError
@@ -46,7 +46,7 @@ def test_every_decision_and_only_decisions_get_a_record(name):
     replay = game(name)
     done = analyse(replay, rollouts=6, seed=4, progress=False)
     assert replay == game(name)  # the input is left as it was
-    points = {(d.hand, d.index): d.seat for d in decisions(replay)}
+    points = {(d.hand, d.index): d.seat for d in decision_points(replay)}
     seen = 0
     for _, hand_index, index, state in walk(replay):
         line = done.hands[hand_index].actions
@@ -95,7 +95,7 @@ def test_one_seat_only_and_other_records_kept():
     done = analyse(replay, seat=name, rollouts=4, progress=False)
     records = [a for h in done.hands for a in h.actions if a.eval is not None]
     assert records and all(a.seat == name for a in records)
-    assert len(records) == len(decisions(replay, 1))
+    assert len(records) == len(decision_points(replay, 1))
     assert analyse(replay, seat=1, rollouts=4, progress=False) == done
     # analysing the others adds their records and keeps seat 1's; a new seed replaces them
     everyone = analyse(done, rollouts=4, progress=False)
@@ -162,7 +162,7 @@ def test_the_command_writes_the_analysed_replay(folder):
     assert "decision" in done.stderr  # the progress bar
     written = cardlab.load(out)
     assert written == analyse(game(), rollouts=4, seed=3, progress=False)
-    assert f"{len(decisions(written))} decisions evaluated" in done.stdout
+    assert f"{len(decision_points(written))} decisions evaluated" in done.stdout
     shown = cli("show", out.name, cwd=folder)
     assert shown.returncode == 0 and "Hand 1" in shown.stdout
     seat = written.seats[0]

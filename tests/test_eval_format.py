@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 import cardlab
-from cardlab.analyse import analyse, decisions
+from cardlab.analyse import analyse, decision_points
 from cardlab.bots import make_bot
 from cardlab.limits import Limits
 from cardlab.replay import Action, schema
@@ -43,7 +43,7 @@ def data(game: str = "teds-game") -> dict[str, Any]:
 @pytest.mark.parametrize("game", ["teds-game", "bobs-hat", "whot"])
 def test_an_analysed_replay_round_trips_and_validates_against_the_schema(game):
     replay = analysed(game)
-    points = decisions(replay)
+    points = decision_points(replay)
     assert points
     marked = [(h, i) for h, hand in enumerate(replay.hands, 1)
               for i, a in enumerate(hand.actions) if a.eval is not None]
