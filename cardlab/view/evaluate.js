@@ -145,13 +145,17 @@ function evaluateView({ goto, send, pick }) {
       axis.appendChild(label);
     }
     let hand = null;
+    let free = 0;  // where the next hand's label may start (short hands' labels are left out)
     shown.forEach((d, i) => {
       if (d.h === hand) return;
       hand = d.h;
       const at = i === 0 ? x(0) : (x(i - 1) + x(i)) / 2;
       if (i) axis.appendChild(svg("line", { x1: at, x2: at, y1: top, y2: height - bottom,
         class: "cardlab-grid" }));
-      const label = svg("text", { x: i ? at + 3 : left, y: height - bottom + 16 });
+      const from = i ? at + 3 : left;
+      if (from < free) return;
+      free = from + 8 * (movie.word.length + String(d.h).length + 1);
+      const label = svg("text", { x: from, y: height - bottom + 16 });
       label.textContent = `${movie.word} ${d.h}`;
       axis.appendChild(label);
     });
