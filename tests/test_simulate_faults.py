@@ -135,9 +135,10 @@ PROGRESS = re.compile(r"(\d+)/(\d+) \[")
 
 
 def start(tmp_path: Path, *args: str) -> subprocess.Popen:
+    # a session of its own, as a terminal gives: Ctrl-C there signals the whole group
     return subprocess.Popen([sys.executable, "-m", "cardlab", "simulate", *args],
                             stdout=subprocess.PIPE, stderr=open(tmp_path / "err", "w"),
-                            text=True, cwd=tmp_path)
+                            text=True, cwd=tmp_path, start_new_session=True)
 
 
 def wait_for_progress(tmp_path: Path, proc: subprocess.Popen, games: int) -> None:
@@ -151,16 +152,19 @@ def wait_for_progress(tmp_path: Path, proc: subprocess.Popen, games: int) -> Non
     raise AssertionError(f"the run ended first: {(tmp_path / 'err').read_text()}")
 
 
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("how", ["ctrl-c", "SIGINT", "SIGTERM"])
 def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
     args = ["teds-game", "--players", "5", "--bots", "random", "--games", "200000",
             "--chunk", "20", "--workers", "2", "--seed", "4", "-o", "r.parquet"]
     proc = start(tmp_path, *args)
     wait_for_progress(tmp_path, proc, 40)
-    proc.send_signal(how)
+    if how == "ctrl-c":  # the terminal's way: the whole process group, workers included
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(getattr(signal, how))
     out, _ = proc.communicate()
     err = (tmp_path / "err").read_text()
-    assert proc.returncode == (130 if how == signal.SIGINT else 143), err
+    assert proc.returncode == (143 if how == "SIGTERM" else 130), err
     last = err.splitlines()[-1]
     match = re.fullmatch(r"cardlab: interrupted: wrote r\.parquet and r\.games\.parquet with "
                          r"the ([\d,]+) games that finished, of 200,000", last)
