@@ -599,8 +599,12 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
                           f"not {_kind(values)}"
     if DUPLICATE in values:
         return ".values", f"the key {values[DUPLICATE]!r} is given twice in this object"
-    for text, pair in values.items():
+    known = set(legal)
+    for text, pair in values.items():  # a hostile map of many keys stops at its first bad one
         where = ".values" + _key_step(text)
+        if text not in known:
+            return where, f"{brief(text)} is not a legal action here; the eval's values are " \
+                          f"the legal actions: {brief(legal)}"
         if type(pair) is not list or len(pair) != 2 or \
                 any(type(x) not in (int, float) for x in pair):
             return where, f"a value is [mean, stderr], two numbers, not {_kind(pair)}"
@@ -614,12 +618,6 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
             return where, f"a standard error is at least 0, not {stderr!r}"
     if played not in values:
         return ".values", f"the eval has no value for the action played, {played!r}"
-    known = set(legal)
-    for text in values:
-        if text not in known:
-            return ".values" + _key_step(text), \
-                f"{brief(text)} is not a legal action here; the eval's values are the " \
-                f"legal actions: {brief(legal)}"
     for text in legal:
         if text not in values:
             return ".values", f"the eval has no value for the legal action {text!r}"

@@ -264,3 +264,11 @@ def test_the_schema_refuses_what_the_loader_refuses_in_a_records_shape():
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, schema())
     assert action["eval"]["rollouts"] == 8
+
+
+def test_a_values_map_of_many_keys_is_refused_at_its_first_key_that_is_not_legal():
+    doc = data()
+    h, i, action = _evaluated(doc)
+    values = action["eval"]["values"]
+    values.update({f"play X{k}": [0.0, 0.0] for k in range(100_000)})
+    _refused(doc, h, i, '.values["play X0"]', "'play X0' is not a legal action here")
