@@ -36,7 +36,8 @@ class Search:
     ``count_cards``); ``key_mask``: the part of the summary that can change the seat's score;
     ``hat_mask``: cards whose trick gives the winner the hat (0: no hat); ``holder``: the
     hat's holder now; ``leaf(summary, seat_holds_hat)``: the seat's hand score at the end.
-    ``lo``/``hi``: optional bounds on that score per (summary, tricks left), or empty;
+    ``lo``/``hi``: optional bounds on that score, ``[fewest][most]`` for a summary (the
+    seat's tricks, when ``count_cards`` is 0) that ends from ``fewest`` to ``most``, or empty;
     ``bound(summary, seat_holds_hat, cards_in_play)``: optional bounds computed by the game.
     """
 
@@ -80,7 +81,8 @@ class Search:
         self.nodes = 0
 
     def set_bounds(self, lo: list[list[int]], hi: list[list[int]]) -> None:
-        """Bounds on the final score, ``lo[summary][tricks_left]`` (when the summary is small)."""
+        """Bounds on the final score, ``lo[fewest][most]`` for a final summary (the seat's
+        tricks) from ``fewest`` to ``most``."""
         self.lo = lo
         self.hi = hi
 
@@ -256,9 +258,24 @@ class Search:
             return self._last_trick(leader)
         reduced = self.summary & self.key_mask
         if self.lo:
-            if reduced < len(self.lo):
-                low = self.lo[reduced][left]
-                high = self.hi[reduced][left]
+            # the seat's tricks end between ``fewest`` and ``most``: its run of the highest
+            # trumps still held will win, and the highest trump held by another cannot
+            fewest = reduced
+            most = reduced + left
+            if self.trump >= 0:
+                trumps = self.remaining & self.suit_mask[self.trump]
+                mine = self.hands[self.seat]
+                while trumps:
+                    top = trumps.bit_length() - 1
+                    if not (mine >> top) & 1:
+                        if fewest == reduced:
+                            most -= 1
+                        break
+                    fewest += 1
+                    trumps ^= 1 << top
+            if most < len(self.lo):
+                low = self.lo[fewest][most]
+                high = self.hi[fewest][most]
                 if low == high or high <= alpha:
                     return high
                 if low >= beta:

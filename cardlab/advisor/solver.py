@@ -125,11 +125,12 @@ def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], in
         search = Search(n, seat, suit_of, suit_mask, state.trump, hands,
                         state.tricks_won[seat], 0, [int(s == seat) for s in range(n)],
                         [0] * len(suit_of), 0, -1, 0, 0, -1, ted_leaf)
-        # The score is bid against tricks: bound it by the tricks still to be had.
-        lo = [[min(ted_leaf(t, 0) for t in range(w, min(w + r, size) + 1))
-               for r in range(size + 1)] for w in range(size + 1)]
-        hi = [[max(ted_leaf(t, 0) for t in range(w, min(w + r, size) + 1))
-               for r in range(size + 1)] for w in range(size + 1)]
+        # The score is bid against tricks: bound it by the tricks the seat can end with,
+        # from ``a`` to ``b`` (the kernel finds them), scored by the game.
+        lo = [[min(ted_leaf(t, 0) for t in range(a, max(a, b) + 1)) for b in range(size + 1)]
+              for a in range(size + 1)]
+        hi = [[max(ted_leaf(t, 0) for t in range(a, max(a, b) + 1)) for b in range(size + 1)]
+              for a in range(size + 1)]
         search.set_bounds(lo, hi)
         return search, state.turn, trick, state.leader, left
     assert isinstance(state, bobs_hat.BobsHatState)
