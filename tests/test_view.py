@@ -651,13 +651,28 @@ def test_a_seat_movie_of_an_analysed_replay_holds_nothing_hidden(which, request)
     analysed = request.getfixturevalue(which)
     for seat in range(len(analysed.seats)):
         _check_seat_movie(analysed, seat)  # every frame, and the whole movie's codes
-        name = analysed.seats[seat]
-        data = build_movie(analysed, seat=seat)["views"][name][0]
-        states = list(_states(analysed, None, ()))
-        for key, entry in data["ev"].items():  # values: at the step they belong to
-            assert not hidden_from(states[int(key)], seat).leaks(json.dumps(entry)), (name, key)
-        for d in data["dec"]:  # what was played: from the next step
-            assert not hidden_from(states[d["s"] + 1], seat).leaks(json.dumps(d)), (name, d)
+        _check_seat_evals(analysed, seat)
+
+
+def _check_seat_evals(replay: cardlab.Replay, seat: int) -> None:
+    """A seat's values name nothing hidden from it at the step they belong to, and what was
+    played nothing hidden at the next step, when it shows."""
+    name = replay.seats[seat]
+    data = build_movie(replay, seat=seat)["views"][name][0]
+    states = list(_states(replay, None, ()))
+    for key, entry in data["ev"].items():
+        assert not hidden_from(states[int(key)], seat).leaks(json.dumps(entry)), (name, key)
+    for d in data["dec"]:
+        assert not hidden_from(states[d["s"] + 1], seat).leaks(json.dumps(d)), (name, d)
+
+
+def test_the_eval_check_catches_a_leak(analysed, monkeypatch):
+    """Were a seat's movie to hold the others' values, the check above would say so."""
+    import cardlab.view.movie as movie_module
+
+    monkeypatch.setattr(movie_module, "visible_to", lambda record, actor, seat: True)
+    with pytest.raises(AssertionError, match="Brad"):
+        _check_seat_evals(analysed, BRAD)
 
 
 def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
