@@ -297,3 +297,13 @@ def test_every_chunk_plays_its_own_games():
     chunk = play_chunk(spec, 2)
     assert chunk.first == 7 and chunk.count == 1
     assert set(chunk.hands.column("game").to_pylist()) == {7}
+
+
+def test_an_existing_file_is_replaced_whole_and_dev_null_takes_a_run(serial, tmp_path):
+    out = tmp_path / "r.parquet"
+    out.write_text("an older file\n")
+    (tmp_path / "r.games.parquet").write_text("an older file\n")
+    same(run_case("whot", out=out), serial["whot"])
+    same(load(out), serial["whot"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.games.parquet", "r.parquet"]
+    same(run_case("whot", out="/dev/null"), serial["whot"])
