@@ -75,3 +75,20 @@ def test_the_command_line_runs_on_a_scheduler_address(cluster, tmp_path):
         capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     same(load(out), run("whot", workers=0))
+
+
+def test_a_chunk_that_kills_every_worker_is_given_up_on(tmp_path, monkeypatch):
+    # dask itself gives up on a task after allowed-failures deaths (KilledWorker); cardlab
+    # submits it again, up to 3 plays in all, then stops with one line and writes nothing
+    import dask
+
+    from cardlab.errors import CardlabError
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                         dashboard_address=None) as local, Client(local) as c:
+        monkeypatch.setenv(FAULT_ENV, "-:2")  # chunk 2 (games 5 and 6) dies every time
+        with pytest.raises(CardlabError, match=r"^games 5 to 6 \(chunk 3\): the workers "
+                                               r"playing it died 3 times; giving up$"):
+            run("teds-game", scheduler=c, out=tmp_path / "r.parquet")
+    assert list(tmp_path.iterdir()) == []
