@@ -2,10 +2,12 @@
 standalone page), and plotly charts.
 
 - :mod:`cardlab.view.movie`: positions → the JSON movie the front-end draws;
+- :mod:`cardlab.view.analysis`: the advisor's eval records and report in the movie (Evaluate);
 - :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
 - :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``);
 - :mod:`cardlab.view.charts`: plotly figures;
-- ``viewer.js`` and ``viewer.css``: the front-end.
+- ``viewer.js`` (with ``evaluate.js``, joined into one module) and ``viewer.css``: the
+  front-end.
 
 Importing this package is light: anywidget and plotly are imported only when the viewer or a
 chart is used; without them a :class:`cardlab.frames.MissingExtraError` names the pip
