@@ -1,7 +1,8 @@
-"""Build hook: compile ``cardlab/kernel.py`` with mypyc, or fall back to plain Python.
+"""Build hook: compile ``cardlab/kernel.py`` (and the solver's ``cardlab/solvekernel.py``) with
+mypyc, or fall back to plain Python.
 
-Everything else about the package is in pyproject.toml. The kernel is the same source either
-way (see its docstring); set ``CARDLAB_PURE=1`` to skip compiling it. A missing compiler or a
+Everything else about the package is in pyproject.toml. Each kernel is the same source either
+way (see its docstring); set ``CARDLAB_PURE=1`` to skip compiling them. A missing compiler or a
 failed build gives a warning and the pure-Python kernel instead of a failed install, so the
 notebooks work everywhere; ``tests/test_kernel.py`` insists on the compiled one.
 """
@@ -15,6 +16,8 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 KERNEL = "cardlab/kernel.py"
+# Compiled on its own (its own library), so that a failure of one leaves the other compiled.
+SOLVER_KERNEL = "cardlab/solvekernel.py"
 
 
 class OptionalBuildExt(build_ext):
@@ -49,12 +52,14 @@ class OptionalBuildExt(build_ext):
 def kernel_extensions() -> list:
     if os.environ.get("CARDLAB_PURE") == "1":
         return []
-    try:
-        from mypyc.build import mypycify
-        return mypycify([KERNEL], opt_level="3")
-    except (Exception, SystemExit) as error:  # no mypyc, or the kernel fails its type check
-        print(f"WARNING: cardlab's kernel was not compiled ({error})", file=sys.stderr)
-        return []
+    extensions: list = []
+    for source in (KERNEL, SOLVER_KERNEL):
+        try:
+            from mypyc.build import mypycify
+            extensions += mypycify([source], opt_level="3")
+        except (Exception, SystemExit) as error:  # no mypyc, or it fails its type check
+            print(f"WARNING: {source} was not compiled ({error})", file=sys.stderr)
+    return extensions
 
 
 setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -8,7 +8,12 @@ cards and its leaf scoring are all checked against the rules as the engine plays
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
+import os
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +21,7 @@ from hypothesis import strategies as st
 
 import cardlab
 from cardlab import solvekernel
+from cardlab.advisor import solver
 from cardlab.advisor.solver import best_line, solve, value
 from cardlab.errors import CardlabError
 from cardlab.game import State
@@ -188,11 +194,44 @@ def test_a_seat_with_a_no_bid_scores_the_same_whatever_is_played():
                 assert set(solve(state, seat).values()) == {brute(state, seat)}
 
 
-def test_the_solver_kernel_module_runs_its_example():
-    # The search is written once for the compiled and the plain module (COMPILED says which).
-    state = teds_position(random.Random(3))
-    assert isinstance(solvekernel.COMPILED, bool)
-    assert solve(state, 0)
+SOURCE = Path(solvekernel.__file__).with_name("solvekernel.py")
+
+
+@pytest.fixture(scope="module")
+def pure() -> ModuleType:
+    """The solver kernel's source loaded as ordinary Python, beside the compiled one."""
+    spec = importlib.util.spec_from_file_location("cardlab_solvekernel_pure", SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not module.COMPILED
+    return module
+
+
+def test_the_loaded_solver_kernel_is_compiled_and_current():
+    if os.environ.get("CARDLAB_PURE") == "1":
+        assert not solvekernel.COMPILED, "CARDLAB_PURE=1 was set, yet a compiled kernel loaded"
+        return
+    assert solvekernel.COMPILED, (
+        "cardlab/solvekernel.py runs as plain Python: the install could not compile it with "
+        "mypyc (see pip's warning). Set CARDLAB_PURE=1 to test the pure kernel on purpose.")
+    built = max(path.stat().st_mtime for path in SOURCE.parent.iterdir()
+                if path.name.startswith("solvekernel") and path.suffix in (".so", ".pyd"))
+    assert built >= SOURCE.stat().st_mtime, (
+        "cardlab/solvekernel.py changed after it was compiled, so the old code still runs: "
+        "rebuild it with `make test` (or `pip install -e .`)")
+
+
+def test_the_source_gives_the_values_the_loaded_kernel_gives(pure, monkeypatch):
+    rng = random.Random(17)
+    states = [bobs_position(rng, cards_left=4) for _ in range(6)]
+    states += [teds_position(rng) for _ in range(6)]
+    seats = [rng.randrange(state.rules.players) for state in states]
+    loaded = [solve(state, seat) for state, seat in zip(states, seats, strict=True)]
+    monkeypatch.setattr(solver, "Search", pure.Search)
+    assert [solve(state, seat) for state, seat in zip(states, seats, strict=True)] == loaded
+    result = doctest.testmod(pure)  # a compiled module hides its examples from doctest
+    assert result.attempted >= 2 and result.failed == 0
 
 
 def _bids_open() -> State:
