@@ -456,8 +456,10 @@ def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
     """``"made <bid>"`` for each bid of the seat (1 when it scored its points), and
     ``"hat"`` (1 when the seat ends holding Bob's Hat).
 
-    It reads the cards taken once (this runs after every rollout); tests check it against
-    the engine's own ``score_parts``.
+    This runs after every rollout, so it is cheap: a single bid's points are read from the
+    engine's score sheet, and several bids from one pass over the cards taken; tests check
+    it against the engine's own ``score_parts``. ``start`` is an earlier state of the same
+    deal (its row holds any renege penalty of an earlier deal of the hand).
 
     >>> import cardlab, random
     >>> table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=1)
@@ -471,8 +473,16 @@ def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
     True
     """
     flags = end.bids[seat]
+    holder = end.hat_holder()
     out: dict[str, float] = {}
-    if end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
+    if end.pending == "next" and flags in MADE and end.sheet:
+        # One bid: its points are the hand's row less the hat's and any renege penalty of
+        # an earlier deal of this hand (in the row from the start), read from the engine's
+        # own score sheet.
+        points = end.sheet[-1][seat] - start.hand_scores()[seat] - (
+            end.hat_value if holder == seat else 0)
+        out[MADE[flags]] = 1.0 if points > 0 else 0.0
+    elif end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
         suit_of = end.suit_of
         taken = [[0, 0, 0] for _ in end.bids]
         for _, cards, winner in end.history:
@@ -500,7 +510,7 @@ def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
                     made = False
                     break
             out[MADE[flags & (FEWEST | DOUBLE)]] = 1.0 if made else 0.0
-    out["hat"] = 1.0 if end.hat_holder() == seat else 0.0
+    out["hat"] = 1.0 if holder == seat else 0.0
     return out
 
 
