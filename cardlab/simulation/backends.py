@@ -69,7 +69,13 @@ def _context() -> Any:
     # forkserver: workers are forked from a clean server process, not from this one (which
     # may hold threads: tqdm's monitor, a notebook's kernel); spawn where there is none.
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # The server imports these once, and each worker is forked with them already loaded
+    # (no effect if this process's forkserver is already running).
+    context.set_forkserver_preload(["numpy", "pyarrow", "cardlab.simulation.rows"])
+    return context
 
 
 class Pool:
