@@ -12,6 +12,18 @@ Common random numbers: sample *k* is the same deal, and its playouts draw the sa
 numbers, for every action, so differences between actions are sharp. Everything derives
 from ``seed``: the same call gives the same numbers.
 
+- A value is the seat's score for the hand (its row of the score sheet: Whot's points
+  against, where the lowest is best, ``Evaluation.low_score_wins``); the standard error is
+  the samples' standard deviation over the square root of their number.
+- A figure is averaged over the samples that have it (a Bob's Hat "made most-red" only
+  where the seat bid most red, which differs between samples only before its bid).
+- The ``exact`` bot plays as the heuristic until every hand holds at most
+  :data:`EXACT_CARDS` cards, then every card by the open-hand solver (the seat its best,
+  the others the worst for it). ``open_hands=True`` in the play of a trick game solves each
+  action exactly (standard error 0, ``exact`` true, one "rollout").
+- How the samples are drawn, and the hook for weighting them by bids:
+  ``docs/advisor-sampling.md``.
+
 >>> import cardlab
 >>> review = cardlab.example("norwegian-review")
 >>> result = evaluate(review, hand=1, index=7, rollouts=50, seed=3, bot="random")
