@@ -33,6 +33,10 @@ BAD = {
     "unknown bot": (["simulate", "whot", "--bots", "random,clever"],
                     "bots are random, heuristic, not 'clever'"),
     "empty bot": (["simulate", "whot", "--bots", "random,"], "--bots names the bots"),
+    "bots that never play": (["simulate", "whot", "--players", "2", "--seating", "fixed",
+                              "--bots", "random,heuristic,random"],
+                             "--bots names 3 bots for 2 seats: with fixed seating the last 1 "
+                             "would never play"),
     "unknown option": (["simulate", "teds-game", "--option", "trumps=none"],
                        "teds-game has no option 'trumps'"),
     "bad value": (["simulate", "teds-game", "--option", "start_size=eleven"],

@@ -137,6 +137,10 @@ def make_spec(game: str, *, players: int | None = None, games: int = 100,
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise OptionError(f"the seed is an integer or a text, not {brief(seed)}")
     kinds = parse_bots(bots)
+    if seating == "fixed" and len(kinds) > rules.players:
+        raise OptionError(f"--bots names {len(kinds)} bots for {rules.players} seats: with "
+                          f"fixed seating the last {len(kinds) - rules.players} would never "
+                          "play")
     for kind in dict.fromkeys(kinds):
         make_bot(kind, game)  # an unknown bot, or none for this game, fails here
     if chunk is None:
