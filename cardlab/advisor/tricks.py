@@ -5,7 +5,9 @@ figures hooks.
 knows the seat's own cards, every card played (so who played it), the voids shown by not
 following suit, the trump (Ted's Game: the turned card, face up and in nobody's hand; Bob's
 Hat: a separate colour card, not one of the 60) and how many cards each other seat holds.
-The other cards lie in the other hands or among the cards nobody was dealt. A *layout* gives
+The other cards lie in the other hands or among the cards nobody was dealt. (A renege flagged
+in Ted's Game's table mode shows that its seat held the suit led; the sampler does not use
+that, and treats the play as showing nothing.) A *layout* gives
 each unseen card a place; :class:`LayoutDrawer` draws one uniformly among the layouts that
 respect the voids: a uniform deal of the unseen cards, kept when no void is broken (rejection
 keeps uniformity), and after a run of rejections an exact draw that counts the consistent
@@ -344,6 +346,13 @@ class TrickSampler:
                 hat_hidden = True
                 text = "hat +10"  # the value each sample draws is set on its clone
             state.act(text)
+        if self.game == "teds-game":
+            # A renege is played as it was, as a card of its own suit; whether the engine
+            # flags it again depends on the stand-in cards, so the flags are the view's own.
+            deck = self.deck
+            state.reneges = [  # type: ignore[attr-defined]
+                (r["trick"], r["seat"], deck.parse(r["card"]))
+                for r in self.view.position.get("reneges") or []]
         return state, tail, hat_hidden
 
     def _dealt(self, layout: list[list[int]]) -> list[list[int]]:
