@@ -4,7 +4,7 @@
 #
 #   make lab     JupyterLab at the repository root, on the walkthrough notebook
 #                (LAB_ARGS="--port 9999 --no-browser" to pass options)
-#   make test    ruff + mypy + pytest (tests/ and, when there are any, notebooks/ via nbval)
+#   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
@@ -29,11 +29,13 @@ ROOT_ARGS :=
 endif
 
 LINT_PATHS := $(wildcard cardlab tests benchmarks setup.py)
-# Notebooks to run with nbval (none yet is fine).
 NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
+# Notebooks to run with nbval (none is fine): all but those whose metadata names the test that
+# executes and checks them, "cardlab": {"executed_by": ...} (tests/notebooks.py): they run once.
+NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test lint typecheck pytest bench clean distclean
+.PHONY: help lab test lint typecheck pytest nbval-notebooks bench clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -75,14 +77,19 @@ typecheck: $(VENV)/.stamp-test
 	$(PY) -m mypy
 
 pytest: $(VENV)/.stamp-test
-	@if [ -d notebooks ] && [ -n "$$($(NOTEBOOKS_FIND) | head -n 1)" ]; then \
-		echo "$(PY) -m pytest tests $(NBVAL_ARGS) notebooks/ $(PYTEST_ARGS)"; \
-		$(PY) -m pytest tests $(NBVAL_ARGS) notebooks/ $(PYTEST_ARGS); \
+	@nb="$$(if [ -d notebooks ]; then $(NBVAL_FIND) | sort | tr '\n' ' '; fi)"; \
+	if [ -n "$$nb" ]; then \
+		echo "$(PY) -m pytest tests $(NBVAL_ARGS) $$nb$(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(PYTEST_ARGS); \
 	else \
-		echo "(no notebooks/*.ipynb: skipping nbval)"; \
+		echo "(no notebook left for nbval: skipping it)"; \
 		echo "$(PY) -m pytest tests $(PYTEST_ARGS)"; \
 		$(PY) -m pytest tests $(PYTEST_ARGS); \
 	fi
+
+# The notebooks `make test` gives nbval, one a line (tests/test_notebooks.py reads this).
+nbval-notebooks:
+	@if [ -d notebooks ]; then $(NBVAL_FIND) | sort; fi
 
 # Runs every benchmarks/*.py except helpers named _*.py, from the repository root.
 bench: $(VENV)/.stamp-bench
