@@ -26,6 +26,9 @@ from collections.abc import Callable
 from typing import Final
 
 INF: Final = 1 << 40  # beyond any hand score
+# The table is a cache: when it holds this many positions it starts again from empty, which
+# keeps a long search (10 cards each) within a few hundred MB and changes no value.
+MAX_TABLE: Final = 1_000_000
 
 
 class Search:
@@ -67,6 +70,8 @@ class Search:
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int]] | None = None
+        self.bound_masks: list[int] = []
+        self.bounds: dict[int, tuple[int, int]] = {}
         self.remaining = 0
         for held in hands:
             self.remaining |= held
@@ -86,10 +91,16 @@ class Search:
         self.lo = lo
         self.hi = hi
 
-    def set_bound(self, bound: Callable[[int, int, int], tuple[int, int]]) -> None:
+    def set_bound(self, bound: Callable[[int, int, int], tuple[int, int]],
+                  masks: list[int]) -> None:
         """Bounds on the final score from the summary, the hat and the cards still held,
-        asked at the start of each trick (they must hold whatever is played from there)."""
+        asked at the start of each trick (they must hold whatever is played from there).
+
+        ``bound`` may depend on the cards still held only through how many of each of
+        ``masks`` are left, and on the summary only through its ``key_mask`` part: its
+        answers are kept under that key, so it is asked once per key."""
         self.bound = bound
+        self.bound_masks = masks
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
@@ -282,7 +293,16 @@ class Search:
                     return low
         bound = self.bound
         if bound is not None:
-            low, high = bound(self.summary, self.holder_is_seat, self.remaining)
+            remaining = self.remaining
+            bkey = reduced * 2 + self.holder_is_seat
+            for mask in self.bound_masks:
+                bkey = (bkey << 6) | (remaining & mask).bit_count()
+            bkey = (bkey << 6) | left
+            got = self.bounds.get(bkey)
+            if got is None:
+                got = bound(self.summary, self.holder_is_seat, remaining)
+                self.bounds[bkey] = got
+            low, high = got
             if low == high or high <= alpha:
                 return high
             if low >= beta:
@@ -314,6 +334,8 @@ class Search:
             low = val
         else:
             low = high = val
+        if len(self.table) >= MAX_TABLE:
+            self.table.clear()
         self.table[key] = (low, high, card)
         return val
 

@@ -144,7 +144,8 @@ def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], in
     search = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, field, [0] * n,
                     [1 << (BOBS_FIELD * suit) for suit in suit_of], 1, key_mask, hat_mask,
                     hat_matters, state.hat_holder(), _bobs_leaf(state, seat))
-    search.set_bound(_bobs_bound(state, seat, suit_mask, hat_mask))
+    most = [suit_mask[suit] for suit, bit in enumerate(bobs_hat.MOST) if flags & bit]
+    search.set_bound(_bobs_bound(state, seat, suit_mask, hat_mask), [*most, hat_mask])
     return search, state.turn, trick, state.leader, left
 
 
@@ -233,21 +234,11 @@ def _bobs_bound(state: bobs_hat.BobsHatState, seat: int, suit_mask: list[int],
             ranges[key] = got
         return got
 
-    key_mask = _bobs_key_mask(flags, n)
-    masks = [suit_mask[suit] for suit in most]
-    known: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int]:
-        # what the range depends on: the counts that matter, the cards left of each colour
-        # bid most, the tricks left, and the hat
-        key = (summary & key_mask, holds_hat, int(in_play & hat_mask != 0),
-               in_play.bit_count(), *[(in_play & mask).bit_count() for mask in masks])
-        got = known.get(key)
-        if got is None:
-            got = known[key] = _bound(summary, holds_hat, in_play)
-        return got
-
-    def _bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int]:
+        # It reads the counts the key mask keeps, and of the cards in play only how many
+        # there are of each colour bid most, of the hat cards, and in all (the kernel keeps
+        # its answers under those).
         low = high = carried
         counts = [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
                    for c in range(3)] for s in range(n)]
