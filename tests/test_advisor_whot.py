@@ -367,3 +367,57 @@ def test_views_that_are_not_whot_games_in_play_or_do_not_add_up_are_refused() ->
         WhotSampler(seat_view(over.state, 0, []))
     with pytest.raises(CardlabError, match="once it has ended"):
         figures(truth, seat, truth)
+
+
+def _decisions(replay: cardlab.Replay, hand: int) -> Iterator[tuple[int, WhotState]]:
+    cursor = cardlab.Cursor(replay, hand=hand)
+    for i in range(len(cursor.line)):
+        state = cursor.goto(cursor.find(hand, i)).state
+        if state.to_act() >= 0:
+            assert isinstance(state, WhotState)
+            yield i, state
+
+
+def test_evaluate_play_against_draw_through_the_whot_sampler() -> None:
+    from cardlab.advisor import evaluate
+
+    replay = cardlab.example("whot-example")
+    met: Counter[str] = Counter()
+    for hand in range(1, len(replay.hands) + 1):
+        for index, state in _decisions(replay, hand):
+            legal = state.legal_texts()
+            last = len(state.held(state.to_act())) == 1
+            if "draw" not in legal or not (last or index % 6 == 0):
+                continue
+            result = evaluate(replay, hand, index, rollouts=12, seed=5)
+            assert list(result.values) == legal and result.low_score_wins
+            for text, est in result.values.items():
+                assert 0.0 <= est.figures["out first"] <= 1.0
+                assert est.figures["points against"] == pytest.approx(est.mean) and est.mean >= 0
+                assert est.stderr >= 0
+                if last and text.startswith("play "):
+                    # Playing one's last card goes out first, with nothing against: every time.
+                    assert est.figures == {"out first": 1.0, "points against": 0.0}
+                    assert est.stderr == 0 and result.values[result.best()].mean == 0
+                    met["last card"] += 1
+            assert evaluate(replay, hand, index, rollouts=12, seed=5) == result
+            met["decisions"] += 1
+    assert met["decisions"] >= 10 and met["last card"] >= 1, met
+
+
+def test_evaluate_after_the_pile_was_turned_over() -> None:
+    from cardlab.advisor import evaluate
+
+    table = cardlab.new_game("whot", players=2, seed=4, rubber="single",
+                             **WhotRules.SIMULATION_OPTIONS)
+    bots = [make_bot("random", "whot", seed=s) for s in range(2)]
+    while table.state.to_act() >= 0 and not (table.state.turnovers and
+                                             "draw" in table.state.legal_texts()):
+        seat = table.state.to_act()
+        table.apply(bots[seat](table.state, seat))
+    state = table.state
+    assert isinstance(state, WhotState) and state.turnovers > 0 and state.to_act() >= 0
+    index = len(table.replay.hands[-1].actions)
+    result = evaluate(table.replay, 1, index, rollouts=20, seed=2, bot="random")
+    assert set(result.values) == set(state.legal_texts())
+    assert all(0.0 <= e.figures["out first"] <= 1.0 for e in result.values.values())
