@@ -327,18 +327,23 @@ def test_uniformity_chi_square_over_every_consistent_layout(options: dict[str, A
     rng = random.Random(2024)
     per = 60
     results = {}
-    for name, sampler in (("fair", WhotSampler(view)), ("biased", _Biased(view))):
+    samplers = [("fair", WhotSampler(view)), ("biased", _Biased(view))]
+    if samplers[0][1].voids:  # both exact draws: by rejection and by counting
+        samplers += [("counted", WhotSampler(view, method="count")),
+                     ("rejected", WhotSampler(view, method="reject"))]
+    for name, sampler in samplers:
         counts = Counter(_layout(sampler.sample(rng), seat, public)
                          for _ in range(per * len(layouts)))
         assert set(counts) <= layouts, "every sample is a consistent layout"
         observed = [counts[layout] for layout in sorted(layouts, key=repr)]
         results[name] = chisquare(observed).pvalue
-    assert results["fair"] > 0.001, results
+    assert min(p for name, p in results.items() if name != "biased") > 0.001, results
     assert results["biased"] < 1e-6, results
 
 
-def test_a_pass_position_rules_layouts_out() -> None:
-    # The third uniformity case is meaningful: some layouts there contradict a pass.
+def test_a_pass_position_rules_layouts_out_and_the_count_agrees() -> None:
+    # The third uniformity case is meaningful: some layouts there contradict a pass; the
+    # counting draw's share of consistent deals is the share of listed layouts kept.
     options, seed, step, offset = UNIFORM_CASES[2].values
     truth, start, actions, seat = _find(options, seed, step, offset)
     public = played(actions)
@@ -347,7 +352,28 @@ def test_a_pass_position_rules_layouts_out() -> None:
     counts = [sum(c not in public for c in truth.held(s)) for s in others]
     stock_at = [i for i, c in enumerate(truth.stock) if c not in public]
     every = sum(1 for _ in _every_layout(truth, unseen, others, counts, stock_at, public))
-    assert len(_consistent_layouts(truth, start, actions, seat)) < every
+    kept = len(_consistent_layouts(truth, start, actions, seat))
+    assert kept < every
+    counting = WhotSampler(seat_view(truth, seat, actions), method="count").counting
+    assert counting is not None
+    assert counting.acceptance() == pytest.approx(kept / every)
+
+
+def test_the_counting_draw_is_consistent_where_passes_were_shown() -> None:
+    checked = 0
+    for seed in (46, 75):
+        options = {"players": 8, "packs": 1, "rubber": "single", "max_turns": 400}
+        for step, (truth, start, actions) in enumerate(positions(options, seed)):
+            if step % 3 or not any(text == "pass" for _, text in actions):
+                continue
+            view = seat_view(truth, truth.to_act(), actions)
+            sampler = WhotSampler(view, method="count")
+            if sampler.counting is None:
+                continue
+            for k in range(2):
+                check_sample(sampler.sample(random.Random(k)), view, truth, start, actions)
+            checked += 1
+    assert checked >= 5
 
 
 def test_views_that_are_not_whot_games_in_play_or_do_not_add_up_are_refused() -> None:
@@ -365,6 +391,8 @@ def test_views_that_are_not_whot_games_in_play_or_do_not_add_up_are_refused() ->
     over.state.random_playout(random.Random(0).random)
     with pytest.raises(CardlabError, match="no game of Whot is being played"):
         WhotSampler(seat_view(over.state, 0, []))
+    with pytest.raises(CardlabError, match="'auto', 'reject' or 'count'"):
+        WhotSampler(view, method="guess")
     with pytest.raises(CardlabError, match="once it has ended"):
         figures(truth, seat, truth)
 

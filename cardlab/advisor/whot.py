@@ -33,6 +33,7 @@ cardlab.errors.CardlabError: hand 1: the figures of a Whot game are read once it
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 # A layout that contradicts a pass is drawn again; positions with passes are rare (the stock
 # and the pile must both be spent), and this many misses means the view is all but impossible.
 MAX_TRIES = 200_000
+# Below this share of deals kept, the counting draw replaces rejection (see _Counting).
+ACCEPTANCE = 0.2
 # The keys of a seat's position that depend on its own cards (compared once they are placed).
 _OWN_KEYS = ("hands", "legal")
 
@@ -56,9 +59,14 @@ class WhotSampler:
 
     The view is checked when the sampler is made: replaying its actions must reach its
     position, or a :class:`~cardlab.errors.CardlabError` says where they part.
+
+    ``method``: how layouts that a pass rules out are avoided, both exactly uniform:
+    ``"reject"`` (deal uniformly, draw again on a contradiction), ``"count"`` (count the
+    consistent layouts and draw one directly), ``"auto"`` (counting when fewer than
+    ``ACCEPTANCE`` of all deals would be kept, else rejection).
     """
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, method: str = "auto") -> None:
         rules = view.rules
         if not isinstance(rules, WhotRules):
             raise CardlabError(f"the Whot sampler reads a Whot view, not one of {rules.name}")
@@ -95,20 +103,33 @@ class WhotSampler:
             starts[s] = (at, at + unseen)
             at += unseen
         self.voids = [(starts[s], forbidden) for s, forbidden in voids if s != seat]
+        if method not in ("auto", "reject", "count"):
+            raise CardlabError(f"the Whot sampler draws by 'auto', 'reject' or 'count', not "
+                               f"{method!r}")
+        self.counting: _Counting | None = None
+        pool = set(self.pool)
+        if method != "reject" and any(hi > lo and pool & f for (lo, hi), f in self.voids):
+            counting = _Counting(self.pool, self.voids)
+            if method == "count" or counting.acceptance() < ACCEPTANCE:
+                self.counting = counting
 
     def sample(self, rng: random.Random) -> WhotState:
         """A fresh :class:`WhotState` at the view's step, its unseen cards drawn uniformly.
 
         Another seat's held cards are in no meaningful order (the rules do not show it).
         """
-        cards = self.pool[:]
-        for _ in range(MAX_TRIES):
-            rng.shuffle(cards)
-            if self._fits(cards):
-                break
+        if self.counting is not None:
+            cards = self.counting.draw(rng)
         else:
-            raise CardlabError(f"hand {self.view.position['hand']}: no layout of the unseen "
-                               f"cards agrees with every pass after {MAX_TRIES} draws")
+            cards = self.pool[:]
+            for _ in range(MAX_TRIES):
+                rng.shuffle(cards)
+                if self._fits(cards):
+                    break
+            else:
+                raise CardlabError(f"hand {self.view.position['hand']}: no layout of the "
+                                   f"unseen cards agrees with every pass after {MAX_TRIES} "
+                                   "draws")
         state = self.template.clone()
         at = 0
         for s, plain, whots, unseen in self.places:
@@ -128,6 +149,117 @@ class WhotSampler:
                 if cards[i] in forbidden:
                     return False
         return True
+
+
+class _Counting:
+    """The exact draw of a layout that no pass contradicts, by counting.
+
+    Only the passers' places are constrained, and for them a card matters only by which
+    passers may hold it (its *kind*). The number of consistent ways to fill the passers'
+    places is a sum, over how many cards of each kind each passer takes, of products of
+    binomials; it is computed passer by passer with a memo (exact integers). A draw picks each
+    passer's numbers with probability proportional to the ways they leave, then which cards,
+    uniformly; the other places take the rest in a uniform shuffle. Every consistent layout
+    has the same chance: the rest can be laid out in the same number of ways whatever the
+    passers took.
+    """
+
+    def __init__(self, pool: list[int], voids: list[tuple[tuple[int, int], frozenset[int]]]
+                 ) -> None:
+        self.size = len(pool)
+        forbidden: dict[tuple[int, int], set[int]] = {}
+        for span, cards in voids:
+            if span[1] > span[0]:
+                forbidden.setdefault(span, set()).update(cards)
+        self.spans = sorted(forbidden)
+        bans = [forbidden[span] for span in self.spans]
+        kinds = sorted({tuple(c not in ban for ban in bans) for c in pool})
+        self.kinds = [[c for c in pool if tuple(c not in ban for ban in bans) == kind]
+                      for kind in kinds]
+        self.allowed = [[k for k, kind in enumerate(kinds) if kind[j]]
+                        for j in range(len(self.spans))]
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, list[tuple[tuple[int, ...],
+                                                                             int]]]] = {}
+
+    def ways(self, j: int, left: tuple[int, ...]) -> tuple[int, list[tuple[tuple[int, ...],
+                                                                           int]]]:
+        """The ways passers j.. can fill their places from ``left`` cards of each kind, and
+        each choice of passer j's numbers with the ways it leaves."""
+        key = (j, left)
+        if key in self.memo:
+            return self.memo[key]
+        if j == len(self.spans):
+            return 1, []
+        lo, hi = self.spans[j]
+        choices: list[tuple[tuple[int, ...], int]] = []
+        total = 0
+        for take in _splits(hi - lo, [(k, left[k]) for k in self.allowed[j]], len(left)):
+            rest = tuple(n - t for n, t in zip(left, take, strict=True))
+            weight = self.ways(j + 1, rest)[0]
+            if weight:
+                for n, t in zip(left, take, strict=True):
+                    weight *= math.comb(n, t)
+                choices.append((take, weight))
+                total += weight
+        self.memo[key] = (total, choices)
+        return total, choices
+
+    def acceptance(self) -> float:
+        """The share of uniform deals that no pass contradicts."""
+        every, left = 1, self.size
+        for lo, hi in self.spans:
+            every *= math.comb(left, hi - lo)
+            left -= hi - lo
+        return self.ways(0, tuple(len(k) for k in self.kinds))[0] / every
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """The pool in slot order (the places' spans, then the stock), uniformly among the
+        layouts no pass contradicts."""
+        left = tuple(len(k) for k in self.kinds)
+        if self.ways(0, left)[0] == 0:
+            raise CardlabError("no layout of the unseen cards agrees with every pass")
+        free = [k[:] for k in self.kinds]
+        cards: list[int | None] = [None] * self.size
+        for j, (lo, _) in enumerate(self.spans):
+            total, choices = self.ways(j, left)
+            pick, i = rng.randrange(total), 0
+            while pick >= choices[i][1]:
+                pick -= choices[i][1]
+                i += 1
+            take = choices[i][0]
+            at = lo
+            for k, t in enumerate(take):
+                if t:
+                    for card in rng.sample(free[k], t):
+                        free[k].remove(card)
+                        cards[at] = card
+                        at += 1
+            left = tuple(n - t for n, t in zip(left, take, strict=True))
+        rest = [c for k in free for c in k]
+        rng.shuffle(rest)
+        it = iter(rest)
+        return [next(it) if c is None else c for c in cards]
+
+
+def _splits(count: int, limits: list[tuple[int, int]], width: int) -> list[tuple[int, ...]]:
+    """Every way to take ``count`` cards, at most ``limit`` of kind ``k`` for each
+    ``(k, limit)`` of ``limits`` and none of another kind, as a tuple of ``width`` numbers."""
+    out: list[tuple[int, ...]] = []
+    take = [0] * width
+
+    def fill(i: int, left: int) -> None:
+        if i == len(limits):
+            if left == 0:
+                out.append(tuple(take))
+            return
+        k, limit = limits[i]
+        for t in range(min(left, limit) + 1):
+            take[k] = t
+            fill(i + 1, left - t)
+        take[k] = 0
+
+    fill(0, count)
+    return out
 
 
 def figures(state_at_end: State, seat: int, start: State) -> dict[str, float]:
