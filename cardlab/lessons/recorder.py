@@ -165,7 +165,8 @@ class Recorder:
         self._draft[extra] = [] if not self._draft["single"] else None
         if record is not None:
             self._draft["hands"] = [list(h) for h in record["hands"]]
-            self._draft[extra] = record[extra] if self._draft["single"] else []
+            single = self._draft["single"]
+            self._draft[extra] = record[extra] if single else list(record[extra])
 
     def _owner(self, code: str) -> str | None:
         """Where the draft already holds ``code``, as a slot name."""
@@ -185,13 +186,22 @@ class Recorder:
         return None
 
     def _slot_name(self, slot: str) -> str:
-        seats = self.replay.seats
-        if slot.startswith("seat:"):
-            return seats[int(slot[5:])]
-        if slot.startswith("row:"):
-            _, r, s = slot.split(":")
-            return f"{seats[int(s)]} (round {int(r) + 1})"
-        return {"turned": "the card turned up", "stock": "the stock", "trump": "trump"}[slot]
+        """What a slot of the draft is called; a slot the draft has not is refused."""
+        seats, d = self.replay.seats, self._draft
+        n = len(seats)
+        parts = slot.split(":")
+        numbers = [int(p) for p in parts[1:] if p.isdigit() and len(p) < 4]
+        if d["kind"] == "deal" and parts[0] == "seat" and len(numbers) == 1 == len(parts) - 1 \
+                and numbers[0] < n:
+            return seats[numbers[0]]
+        if d["kind"] == "setup" and parts[0] == "row" and len(numbers) == 2 == len(parts) - 1 \
+                and numbers[0] < len(d["rows"]) and numbers[1] < n:
+            return f"{seats[numbers[1]]} (round {numbers[0] + 1})"
+        if d["kind"] == "deal" and slot == d["extra"]:
+            return {"turned": "the card turned up", "stock": "the stock",
+                    "trump": "trump"}.get(slot, slot)
+        raise CardlabError(f"there is no place {slot!r} in this "
+                           f"{'draw' if d['kind'] == 'setup' else 'deal'}")
 
     def _free_slot(self, code: str) -> str:
         """The slot a card picked with no slot chosen goes to: the first with room."""
