@@ -12,8 +12,9 @@ draw) shows that the passer held no card that followed the call and no WHOT.
 
 Each sample then deals the unseen cards (the pack minus the seat's own cards minus every card
 seen face up in this game and not since hidden in an unseen place) uniformly: each other hand
-gets its count of them, the unseen part of the stock a uniformly random order, and a layout
-that contradicts a pass is rejected (so the draw stays uniform among consistent layouts). See
+gets its count of them, the unseen part of the stock a uniformly random order; a layout that
+contradicts a pass never comes up (it is drawn again, or, when few deals are consistent, the
+consistent ones are counted and one is drawn directly: uniform either way). See
 ``docs/advisor-sampling.md`` ("Whot").
 
 >>> import random, cardlab
@@ -44,8 +45,8 @@ from ..games.whot import CODES, DECK, HAND_SIZE, IS_WHOT, PASS, WhotRules, WhotS
 if TYPE_CHECKING:
     from .sample import SeatView
 
-# A layout that contradicts a pass is drawn again; positions with passes are rare (the stock
-# and the pile must both be spent), and this many misses means the view is all but impossible.
+# Rejection runs only where at least ACCEPTANCE of the deals are kept, so this many misses in a
+# row does not happen by chance: it means something is wrong with the view.
 MAX_TRIES = 200_000
 # Below this share of deals kept, the counting draw replaces rejection (see _Counting).
 ACCEPTANCE = 0.2
