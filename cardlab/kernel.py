@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, cast
 
 from mypy_extensions import i64, mypyc_attr
 
@@ -40,19 +40,24 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
         raise ValueError(f"a {population}-card deck has no {count} places to shuffle")
     if len(stream) < 4 * count:
         raise ValueError(f"{count} places need {4 * count} bytes, not {len(stream)}")
-    deck = list(range(population))
+    # the cards as plain objects: a swap moves references, with no int unboxing or boxing
+    deck: list[object] = list(range(population))
     remaining: i64 = population
     i: i64 = 0
     while i < count:
         at: i64 = 4 * i
-        word: i64 = (stream[at] | (stream[at + 1] << 8) | (stream[at + 2] << 16)
-                     | (stream[at + 3] << 24))
+        # each byte as a machine int before the shifts: no arbitrary-precision arithmetic
+        b0: i64 = stream[at]
+        b1: i64 = stream[at + 1]
+        b2: i64 = stream[at + 2]
+        b3: i64 = stream[at + 3]
+        word: i64 = b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)
         j: i64 = i + ((word * (remaining - i)) >> 32)
         card = deck[j]
         deck[j] = deck[i]
         deck[i] = card
         i += 1
-    return deck[:count]
+    return cast(list[int], deck[:count])
 
 
 def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
@@ -60,11 +65,44 @@ def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
     """Each hand as one ascending list per suit (seat → suit → cards)."""
     out: list[list[list[int]]] = []
     for cards in hands:
-        by_suit: list[list[int]] = [[] for _ in range(nsuits)]
-        for card in sorted(cards):
-            by_suit[suit_of[card]].append(card)
+        ordered = sorted(cards)
+        total = len(ordered)
+        # A deck numbered suit by suit (as every suited deck is) sorts each suit together:
+        # then each suit is one slice of the sorted hand.
+        by_suit: list[list[int]] = []
+        start = 0
+        suit = 0
+        while suit < nsuits:
+            end = start
+            while end < total and suit_of[ordered[end]] == suit:
+                end += 1
+            by_suit.append(ordered[start:end])
+            start = end
+            suit += 1
+        if start < total:  # some card out of suit order: sort the hand into suits one by one
+            by_suit = [[] for _ in range(nsuits)]
+            for card in ordered:
+                by_suit[suit_of[card]].append(card)
         out.append(by_suit)
     return out
+
+
+def deal_rounds(order: list[int], nseats: int, size: int, first: int) -> list[list[int]]:
+    """``size`` cards each from the top of ``order``, one at a time from seat ``first`` on:
+    the ``i``-th card goes to seat ``(first + i) % nseats``.
+
+    >>> deal_rounds([9, 8, 7, 6, 5, 4, 3], 3, 2, 1)
+    [[7, 4], [9, 6], [8, 5]]
+    """
+    hands: list[list[int]] = [[] for _ in range(nseats)]
+    seat = first
+    i = 0
+    end = nseats * size
+    while i < end:
+        hands[seat].append(order[i])
+        seat = seat + 1 if seat + 1 < nseats else 0
+        i += 1
+    return hands
 
 
 def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
@@ -133,9 +171,14 @@ class TrickTable:
             cards = held[led]
             if cards:
                 return cards[:]
-        out: list[int] = []
-        for cards in held:
-            out.extend(cards)
+        nsuits = len(held)
+        if nsuits == 0:
+            return []
+        out = held[0][:]
+        suit = 1
+        while suit < nsuits:
+            out.extend(held[suit])
+            suit += 1
         return out
 
     def apply(self, action: int) -> None:
@@ -210,11 +253,14 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
         if led >= 0 and suit != led and len(held[led]) > 0:
             return False
         cards = held[suit]
-        if card not in cards:
-            return False
-        cards.remove(card)
-        _place(table, card, suit)
-        return True
+        at = 0
+        for held_card in cards:  # one scan finds the card (or not) and where it is
+            if held_card == card:
+                del cards[at]
+                _place(table, card, suit)
+                return True
+            at += 1
+        return False
     while True:
         seat = table.turn
         held = table.hands[seat]

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import deal_round_robin, draw, seeded_words
+from ..cards import draw, seeded_words
 from ..errors import CardCodeError, IllegalActionError, OptionError, brief
 from ..game import Option, Rules, register
+from ..kernel import deal_rounds
 from .tricks import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("blue", "red", "black")
@@ -277,8 +278,8 @@ class BobsHatState(TrickTaking):
         words = seeded_words(seed, "bobs-hat", hand, attempt, count=n * size + 1)
         trump = words[-1] >> 30  # the dealer turns one of the four trump cards: 0..3
         order = draw(words, len(DECK), n * size)
-        return (-1 if trump == 3 else trump), deal_round_robin(order, n, size,
-                                                               first=(dealer + 1) % n)
+        # one card at a time from the dealer's left, as cards.deal_round_robin deals
+        return (-1 if trump == 3 else trump), deal_rounds(order, n, size, (dealer + 1) % n)
 
     def seeded_chance(self, seed: int | str) -> dict[str, Any]:
         trump, hands = self._seeded_cards(seed)

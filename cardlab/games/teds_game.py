@@ -28,6 +28,7 @@ from typing import Any
 from ..cards import seeded_cards
 from ..errors import CardCodeError, IllegalActionError, OptionError, brief
 from ..game import Option, Rules, register
+from ..kernel import deal_rounds
 from .tricks import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -223,23 +224,19 @@ class TedsGameState(TrickTaking):
     def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
         """The turned card and the hands of the due deal, dealt one at a time from the
         dealer's left; the next card of the deck is the one turned up."""
-        n = self.rules.players
+        n = self.nseats
         hand = self.hand_no + 1
         size = self.sizes[hand - 1]
-        first = (self._next_dealer() + 1) % n
         order = seeded_cards(seed, "teds-game", hand, population=NCARDS, count=n * size + 1)
-        hands: list[list[int]] = [[]] * n
-        for i in range(n):  # the i-th card dealt goes to seat first + i (mod n), and so on
-            hands[(first + i) % n] = order[i:n * size:n]
-        return order[n * size], hands
+        # the i-th card dealt goes to seat first + i (mod n), and so on
+        return order[n * size], deal_rounds(order, n, size, (self._next_dealer() + 1) % n)
 
     def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
-        n = self.rules.players
-        self.dealer = self._next_dealer()
-        self.hand_no += 1
-        self.size = size = self.sizes[self.hand_no - 1]
-        left = self.dealer + 1 if self.dealer + 1 < n else 0
-        self._start_tricks(hands, SUIT_OF[turned], left)
+        n = self.nseats
+        self.dealer = dealer = self._next_dealer()
+        self.hand_no = hand_no = self.hand_no + 1
+        self.size = size = self.sizes[hand_no - 1]
+        self.start_tricks(hands, SUIT_OF[turned], dealer + 1 if dealer + 1 < n else 0, len(SUITS))
         self.turned = turned
         self.bids = [-1] * n
         self.nbids = 0
@@ -434,9 +431,6 @@ class TedsGameState(TrickTaking):
         self.bid_total += bid - old
         self.changes.append((seat, old, bid))
 
-    def _play_over(self) -> None:
-        self._end_hand()
-
     def _illegal_play(self, action: int) -> None:
         if self.table_mode and 0 <= action < NCARDS and \
                 action in self.hands[self.turn][SUIT_OF[action]] and self._is_renege(action):
@@ -458,10 +452,13 @@ class TedsGameState(TrickTaking):
 
     def _end_hand(self) -> None:
         size = self.size
-        self.row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
-        self.sheet.append(self.row[:])
+        row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
+        self.row = row
+        self.sheet.append(row[:])
         self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
         self.turn = -1
+
+    _play_over = _end_hand  # the last trick is won: score the hand (no call in between)
 
     def _wrong_action(self, action: int) -> str:
         phase = self.phase
