@@ -1,0 +1,534 @@
+"""Exercises that check themselves: a question on one position of a replay, answered in the
+notebook, with the engine's own reason on every answer.
+
+Four kinds, each made from a replay position (``hand`` counted from 1, ``index`` the actions
+of the hand made before it):
+
+- :class:`TrickWinner`, "click the card that wins this trick": at a step just after a trick's
+  last card (or just before it: the exercise then stands one card on), the answer is the card
+  that won and the reason the engine's (``highest trump``...).
+- :class:`ForbiddenBid`, "what may the dealer not bid?" (Ted's Game, the dealer to bid): the
+  reason is the engine's refusal of that bid (the hook).
+- :class:`LegalPlays`, "which of these may Remo play?": every card of the seat to act; the
+  answer is the set of cards it may play, and each other card's reason is the engine's
+  refusal message.
+- :class:`HandScore`, "what does Kathrine score?" at a hand's end: the reason is the score's
+  parts (Bob's Hat's bids and hat), the bid and the tricks (Ted's Game), or the cards left
+  in hand (Whot's points against).
+
+A position where a question makes no sense is a :class:`~cardlab.errors.CardlabError` that
+says why. ``view`` (a seat's name or number) shows only what that seat sees. A
+:class:`Session` keeps the score: each exercise counts once, at its first answer.
+
+>>> import cardlab
+>>> review = cardlab.example("norwegian-review")
+>>> ex = TrickWinner(review, hand=1, index=9, session=Session())
+>>> ex.prompt
+'Trick 1 of hand 1: click the card that wins this trick.'
+>>> ex.check("blue20").text
+'Right: Tone takes the trick with blue 20: highest blue, the suit led.'
+>>> ex.answer("blue9").right, ex.session.score()
+(False, (0, 1))
+>>> try:
+...     TrickWinner(review, hand=1, index=0)
+... except CardlabError as err:
+...     print(err)  # doctest: +NORMALIZE_WHITESPACE
+hand 1 after 0 actions: no trick was just completed and none is one card short; choose the
+step just after a trick's last card
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from pathlib import Path
+from typing import Any
+
+from ..cursor import Cursor
+from ..errors import CardlabError
+from ..frames import require
+from ..replay import Replay
+from ..view.movie import seat_index
+from ..view.texts import Context, card_faces, centre, seat_private, seat_public, signed
+
+anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+traitlets = require("traitlets")
+
+HERE = Path(__file__).parent
+KINDS = ("trick-winner", "forbidden-bid", "legal-plays", "hand-score")
+_ids = itertools.count(1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Feedback:
+    """The verdict on one answer: ``right``, the text shown (with the engine's reasons),
+    the correct answer, and a reason per choice where the exercise has them."""
+
+    right: bool
+    text: str
+    correct: Any
+    reasons: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def data(self) -> dict[str, Any]:
+        return {"right": self.right, "text": self.text, "correct": self.correct,
+                "reasons": dict(self.reasons)}
+
+
+class Session:
+    """The score of a class session: each exercise counts once, at its first answer
+    (trying again shows the feedback again but does not change the score).
+
+    >>> s = Session(); s.score()
+    (0, 0)
+    """
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+        self._seen: set[int] = set()
+
+    def record(self, exercise: Exercise, given: Any, feedback: Feedback) -> None:
+        if exercise.id in self._seen:
+            return
+        self._seen.add(exercise.id)
+        self.records.append({"exercise": exercise.id, "kind": exercise.kind,
+                             "hand": exercise.hand, "index": exercise.index,
+                             "answer": given, "right": feedback.right})
+
+    def score(self) -> tuple[int, int]:
+        """``(right, asked)``: first answers that were right, exercises answered."""
+        return sum(1 for r in self.records if r["right"]), len(self.records)
+
+    def frame(self) -> Any:
+        """The first answers as a pandas frame (one row per exercise answered)."""
+        pd = require("pandas")
+        return pd.DataFrame(self.records, columns=["exercise", "kind", "hand", "index",
+                                                   "answer", "right"])
+
+
+SESSION = Session()  # the notebook's session, when an exercise is given none
+
+
+def _names(game: str, codes: list[str]) -> dict[str, list[Any]]:
+    faces = card_faces(game)
+    return {c: faces[c] for c in codes if c in faces}
+
+
+def table(replay: Replay, pos: dict[str, Any], *, totals: bool = True, turn: bool = True,
+          completed: bool = True, winner: bool = True, legal: bool = False
+          ) -> dict[str, Any]:
+    """What a lesson widget draws of a position (already one seat's view, or everyone's):
+    per seat its name, badges, info lines and cards (codes, or how many face down), and the
+    centre's texts, all written by :mod:`cardlab.view.texts`. ``totals=False`` leaves the
+    score lines out, ``turn=False`` the turn badge, ``winner=False`` the trick's winner.
+    ``legal=True`` lists the seat to act's playable cards (an exercise never does: it would
+    give an answer away). ``cards`` maps every code shown to its face (rank, mark, colour,
+    hat, name)."""
+    ctx = Context(replay)
+    seats = []
+    at_deal = list(pos.get("totals") or [0] * len(ctx.seats))
+    for s, name in enumerate(ctx.seats):
+        public = seat_public(ctx, pos, s, False, at_deal)
+        info = list(public["i"])
+        if not totals and pos.get("totals") is not None and info:
+            info = info[:-1]  # seat_public puts the score line last
+        badges = [b for b in public["b"] if turn or b != "turn"]
+        private = seat_private(pos, s)
+        held = private["h"]
+        seats.append({"name": name, "badges": badges, "info": info,
+                      "hand": held if isinstance(held, list) else None,
+                      "count": held if isinstance(held, int) else len(held),
+                      "legal": private.get("lg", []) if legal else []})
+    out: dict[str, Any] = {}
+    centre(ctx, pos, completed, out)
+    tk = out.get("tk")
+    if tk is not None and not winner:
+        tk = {k: v for k, v in tk.items() if k not in ("w", "why")}
+    shown = [c for s in seats for c in (s["hand"] or [])]
+    if tk:
+        shown += [code for _, code in tk.get("c", [])]
+    for key in ("tr", "call"):
+        if isinstance(out.get(key), dict) and out[key].get("c"):
+            shown.append(out[key]["c"])
+    return {"seats": seats, "trick": tk, "info": out.get("info", []),
+            "trump": (out.get("tr") or {}).get("t"), "turned": (out.get("tr") or {}).get("c"),
+            "hat": out.get("hat"), "call": (out.get("call") or {}).get("t"),
+            "call_card": (out.get("call") or {}).get("c"),
+            "cards": _names(ctx.game, shown)}
+
+
+class Exercise:
+    """One question on one position; subclasses set the prompt, choices and the answer."""
+
+    kind = ""
+    multiple = False  # several choices make one answer (LegalPlays)
+    number = False  # the answer is a whole number typed in (HandScore)
+
+    def __init__(self, replay: Replay, hand: int, index: int | None = None,
+                 view: int | str | None = None, session: Session | None = None) -> None:
+        self.id = next(_ids)
+        self.replay = replay
+        self.session = SESSION if session is None else session
+        self.view = None if view is None else seat_index(replay, view)
+        self.cursor = Cursor(replay, hand=hand, seat=self.view)  # checks the hand (from 1)
+        if index is None:
+            index = len(self.cursor.line)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise CardlabError(f"index is the number of actions made, not {index!r}")
+        self.hand = hand
+        self.index = index
+        self.cursor.goto(self.cursor.find(hand, index))  # a CardlabError names the range
+        self.where = f"hand {hand} after {index} actions"
+        self.prompt = ""
+        self.choices: list[tuple[Any, str]] = []  # (value, label)
+        self.table: dict[str, Any] = {}
+
+    def _pos(self, index: int, seat: int | None = -1) -> dict[str, Any]:
+        cur = Cursor(self.replay, hand=self.hand, seat=self.view if seat == -1 else seat)
+        return cur.goto(cur.find(self.hand, index)).position
+
+    def check(self, given: Any) -> Feedback:
+        """The verdict on ``given`` (no score is kept: see :meth:`answer`)."""
+        raise NotImplementedError
+
+    def answer(self, given: Any) -> Feedback:
+        """Check ``given`` and count it in the session if it is this exercise's first."""
+        feedback = self.check(given)
+        self.session.record(self, given, feedback)
+        return feedback
+
+    def data(self) -> dict[str, Any]:
+        """What the widget shows: no answer and no reason is in it before an answer."""
+        return {"kind": self.kind, "prompt": self.prompt, "multiple": self.multiple,
+                "number": self.number, "game": self.replay.game,
+                "choices": [[v, label] for v, label in self.choices], "table": self.table}
+
+    def _choice(self, given: Any) -> Any:
+        values = [v for v, _ in self.choices]
+        if given not in values or isinstance(given, bool):
+            raise CardlabError(f"{given!r} is not one of the choices: "
+                               f"{', '.join(str(v) for v in values)}")
+        return given
+
+
+class TrickWinner(Exercise):
+    """Click the card that wins this trick (see the module's docstring)."""
+
+    kind = "trick-winner"
+
+    def __init__(self, replay: Replay, hand: int, index: int | None = None,
+                 view: int | str | None = None, session: Session | None = None) -> None:
+        super().__init__(replay, hand, index, view, session)
+        if replay.game == "whot":
+            raise CardlabError("'click the card that wins this trick' is for the trick-taking "
+                               "games; Whot has no tricks")
+        pos = self.cursor.position
+        players = len(replay.seats)
+        tricks = pos.get("tricks") or []
+        index = self.index
+        cards = (pos.get("trick") or {}).get("cards") or []
+        action = self.cursor.action
+        if (not cards and tricks and action is not None
+                and action.act.startswith("play ")):
+            pass  # the last action completed a trick
+        elif len(cards) == players - 1 and index < len(self.cursor.line):
+            index += 1  # the trick's last card is to come: stand just after it
+            pos = self._pos(index)
+            tricks = pos.get("tricks") or []
+        else:
+            raise CardlabError(f"{self.where}: no trick was just completed and none is one "
+                               "card short; choose the step just after a trick's last card")
+        self.index = index
+        done = tricks[-1]
+        number = len(tricks)
+        self.trick = done
+        self.prompt = f"Trick {number} of hand {hand}: click the card that wins this trick."
+        faces = card_faces(replay.game)
+        self.choices = [(code, faces[code][4]) for _, code in done["cards"]]
+        # the seats as they were before the last card (after it, the turn and the tricks
+        # taken would tell who won), the hands as they are after it
+        before = self._pos(index - 1)
+        after_hands = pos.get("hands")
+        before = dict(before, hands=after_hands, hand_counts=pos.get("hand_counts"),
+                      trick={"leader": done["leader"], "cards": done["cards"]})
+        self.table = table(replay, before, totals=False, turn=False, winner=False)
+
+    def check(self, given: Any) -> Feedback:
+        code = self._choice(given)
+        done = self.trick
+        faces = card_faces(self.replay.game)
+        win = done["winning_card"]
+        who = self.replay.seats[done["winner"]]
+        why = f"{who} takes the trick with {faces[win][4]}: {done['reason']}"
+        if code == win:
+            return Feedback(True, f"Right: {why}.", win)
+        return Feedback(False, f"Not {faces[code][4]}: {why}.", win)
+
+
+class ForbiddenBid(Exercise):
+    """What may the dealer not bid? (Ted's Game, at the dealer's bid.)"""
+
+    kind = "forbidden-bid"
+
+    def __init__(self, replay: Replay, hand: int, index: int | None = None,
+                 view: int | str | None = None, session: Session | None = None) -> None:
+        super().__init__(replay, hand, index, view, session)
+        if replay.game != "teds-game":
+            raise CardlabError(f"'what may the dealer not bid?' is about Ted's Game's hook; "
+                               f"this replay is {replay.game}")
+        state = self.cursor.state
+        pos = self.cursor.position
+        names = replay.seats
+        dealer = pos.get("dealer")
+        if dealer is None or pos.get("phase") != "bid" or pos.get("to_act") != dealer:
+            who = pos.get("to_act")
+            doing = "nobody is to act" if who is None else f"{names[who]} is to act"
+            raise CardlabError(f"{self.where}: the dealer is not to bid ({doing}, in the "
+                               f"{pos.get('phase')} phase); choose the step of the dealer's bid")
+        forbidden = state.forbidden_bid()  # type: ignore[attr-defined]
+        if forbidden < 0:
+            raise CardlabError(f"{self.where}: the others bid {pos.get('bid_total')} in all, "
+                               f"more than the {pos.get('hand_size')} tricks: the hook forbids "
+                               "the dealer nothing here")
+        self.forbidden = int(forbidden)
+        trial = state.clone()
+        try:
+            trial.act(f"bid {forbidden}")
+        except CardlabError as err:
+            self.reason = getattr(err, "reason", str(err))
+        else:  # the engine would accept it: then there is no hook to ask about
+            raise CardlabError(f"{self.where}: the engine forbids the dealer no bid")
+        self.dealer = names[dealer]
+        self.prompt = f"{self.dealer} deals and bids last: what may {self.dealer} not bid?"
+        self.choices = [(b, str(b)) for b in range(pos["hand_size"] + 1)]
+        self.table = table(replay, pos, totals=False)
+
+    def check(self, given: Any) -> Feedback:
+        bid = self._choice(given)
+        if bid == self.forbidden:
+            return Feedback(True, f"Right: {self.reason}.", self.forbidden)
+        return Feedback(False, f"{self.dealer} may bid {bid}. The bid not allowed is "
+                               f"{self.forbidden}: {self.reason}.", self.forbidden)
+
+
+class LegalPlays(Exercise):
+    """Which of these may <seat> play? Choose every card the seat to act may play."""
+
+    kind = "legal-plays"
+    multiple = True
+
+    def __init__(self, replay: Replay, hand: int, index: int | None = None,
+                 view: int | str | None = None, session: Session | None = None,
+                 seat: int | str | None = None) -> None:
+        super().__init__(replay, hand, index, view, session)
+        names = replay.seats
+        state = self.cursor.state
+        to_act = state.to_act()
+        if to_act < 0:
+            raise CardlabError(f"{self.where}: nobody is to act"
+                               + (" (the hand is over)" if state.hand_over() else ""))
+        if seat is not None and seat_index(replay, seat) != to_act:
+            raise CardlabError(f"{self.where}: {names[seat_index(replay, seat)]} is not to "
+                               f"act; {names[to_act]} is")
+        if self.view is not None and self.view != to_act:
+            raise CardlabError(f"{self.where}: the question shows {names[to_act]}'s cards, "
+                               f"which {names[self.view]} may not see; use view=None or "
+                               f"view={names[to_act]!r}")
+        full = Cursor(replay, hand=hand, seat=to_act)
+        pos = full.goto(full.find(hand, self.index)).position
+        texts = pos.get("legal") or []
+        if not any(t.startswith("play ") for t in texts) and pos.get("phase") not in (
+                "play", None):
+            raise CardlabError(f"{self.where}: {names[to_act]} is not playing a card now "
+                               f"(the {pos.get('phase')} phase: {', '.join(texts[:6])})")
+        held = pos["hands"][to_act] or []
+        self.seat = names[to_act]
+        self.legal = sorted({t.split(" ")[1] for t in texts if t.startswith("play ")} & set(held),
+                            key=held.index)
+        self.reasons: dict[str, str] = {}
+        for code in held:
+            if code in self.legal:
+                continue
+            trial = state.clone()
+            try:
+                trial.act(f"play {code}")
+                self.reasons[code] = f"the rules do not list play {code} here"
+            except CardlabError as err:
+                self.reasons[code] = getattr(err, "reason", str(err))
+        faces = card_faces(replay.game)
+        self.choices = [(code, faces[code][4]) for code in held]
+        self.prompt = (f"Which of these may {self.seat} play? Choose every card "
+                       f"{self.seat} may play now (none, if none).")
+        self.table = table(replay, self.cursor.position, totals=False)
+
+    def check(self, given: Any) -> Feedback:
+        if isinstance(given, str) or not hasattr(given, "__iter__"):
+            raise CardlabError(f"the answer is a list of cards, not {given!r}")
+        chosen = [self._choice(code) for code in given]
+        faces = card_faces(self.replay.game)
+        wrong = [c for c in chosen if c not in self.legal]
+        missed = [c for c in self.legal if c not in chosen]
+        legal = ", ".join(faces[c][4] for c in self.legal) or "none of them"
+        # the engine's reason once for the cards it refuses alike ("must follow blue...")
+        why: dict[str, list[str]] = {}
+        for code, reason in self.reasons.items():
+            why.setdefault(reason, []).append(faces[code][4])
+        refused = " ".join(f"Not {', '.join(cards)}: {reason}." for reason, cards in why.items())
+        if not wrong and not missed:
+            return Feedback(True, f"Right: {self.seat} may play {legal}. {refused}".strip(),
+                            list(self.legal), dict(self.reasons))
+        slips = []
+        if wrong:
+            slips.append(f"you chose {', '.join(faces[c][4] for c in wrong)}, which "
+                         f"{self.seat} may not play")
+        if missed:
+            slips.append(f"you left out {', '.join(faces[c][4] for c in missed)}")
+        return Feedback(False, f"Not quite ({' and '.join(slips)}): {self.seat} may play "
+                               f"{legal}. {refused}".strip(), list(self.legal),
+                        dict(self.reasons))
+
+
+class HandScore(Exercise):
+    """What does <seat> score? At a hand's end (``index=None``: the end of the hand)."""
+
+    kind = "hand-score"
+    number = True
+
+    def __init__(self, replay: Replay, hand: int, index: int | None = None,
+                 view: int | str | None = None, session: Session | None = None,
+                 seat: int | str = 0) -> None:
+        super().__init__(replay, hand, index, view, session)
+        state = self.cursor.state
+        if not state.hand_over():
+            raise CardlabError(f"{self.where}: the hand is not over, so its scores are not "
+                               f"final (it ends after {len(self.cursor.line)} actions)")
+        s = seat_index(replay, seat)
+        self.seat = replay.seats[s]
+        pos = self.cursor.position
+        # the hand's score as the sheet has it: the totals now less the totals at its deal
+        # (a game may clear its running row once the hand is written to the sheet)
+        self.score = int(pos["totals"][s] - self._pos(0)["totals"][s])
+        self.reason = self._reason(state, pos, s)
+        self.low = replay.game == "whot"  # Whot's hand score is points against
+        self.prompt = (f"Game {hand} is over: how many points against does {self.seat} have?"
+                       if self.low else f"Hand {hand} is over: what does {self.seat} score?")
+        self.table = table(replay, pos, totals=False)
+
+    def _reason(self, state: Any, pos: dict[str, Any], s: int) -> str:
+        parts = pos.get("score_parts")
+        name = self.seat
+        if parts is not None:
+            items = parts[s]
+            if not items:
+                return f"{name} scores nothing: no bid paid and no hat"
+            return f"{name}: " + ", ".join(f"{k.replace('-', ' ')} {signed(v)}"
+                                           for k, v in items.items())
+        if pos.get("bids") is not None and pos.get("tricks_won") is not None:
+            bid, won = pos["bids"][s], pos["tricks_won"][s]
+            how = "exactly the bid" if bid == won else "a miss"
+            return f"{name} bid {bid} and took {won}: {how}"
+        held = (pos.get("hands") or [None] * (s + 1))[s]
+        if held is not None:
+            faces = card_faces(self.replay.game)
+            cards = ", ".join(faces[c][4] for c in held) or "no card"
+            return f"{name}'s points against are the cards left in hand: {cards}"
+        return f"{name}'s points against are the {pos['hand_counts'][s]} cards left in hand"
+
+    def check(self, given: Any) -> Feedback:
+        value = given
+        if isinstance(given, str):
+            try:
+                value = int(given.strip().replace("\u2212", "-"))
+            except ValueError:
+                value = None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CardlabError(f"a score is a whole number (like -7 or 21), not {given!r}")
+        def say(v: int) -> str:
+            return str(v) if self.low else signed(v)
+        if value == self.score:
+            return Feedback(True, f"Right: {say(self.score)}. {self.reason}.", self.score)
+        verb = "has" if self.low else "scores"
+        return Feedback(False, f"Not {say(value)}: {self.seat} {verb} {say(self.score)}. "
+                               f"{self.reason}.", self.score)
+
+
+CLASSES: dict[str, type[Exercise]] = {"trick-winner": TrickWinner,
+                                      "forbidden-bid": ForbiddenBid,
+                                      "legal-plays": LegalPlays, "hand-score": HandScore}
+
+
+def make(kind: str, replay: Replay, hand: int, index: int | None = None, **options: Any
+         ) -> Exercise:
+    """The exercise of ``kind`` (one of :data:`KINDS`) on a position; a CardlabError if the
+    position does not suit it."""
+    if kind not in CLASSES:
+        raise CardlabError(f"no exercise {kind!r}; the kinds are {', '.join(KINDS)}")
+    return CLASSES[kind](replay, hand, index, **options)
+
+
+def score_of(session: Session) -> dict[str, int]:
+    right, asked = session.score()
+    return {"right": right, "asked": asked}
+
+
+class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
+    """An exercise in the notebook: the browser sends the answer, the kernel checks it.
+
+    The synced ``data`` holds the question and what the view may show, never the answer;
+    ``feedback`` is set once an answer came (``{"error": message}`` for a bad one), and
+    ``error`` when the exercise could not be made (the message shows in place of it).
+    """
+
+    _esm = HERE / "lessons.js"
+    _css = HERE / "lessons.css"
+    mode = traitlets.Unicode("exercise").tag(sync=True)
+    data = traitlets.Dict({}).tag(sync=True)
+    feedback = traitlets.Dict({}).tag(sync=True)
+    score = traitlets.Dict({"right": 0, "asked": 0}).tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, exercise: Exercise | None = None, error: str = "",
+                 session: Session | None = None) -> None:
+        super().__init__()
+        self.exercise = exercise
+        self.session = exercise.session if exercise is not None else (session or SESSION)
+        self.error = error
+        if exercise is not None:
+            self.data = exercise.data()
+        self.score = score_of(self.session)
+        self.on_msg(self._on_msg)
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "answer":
+            self.answer(content.get("value"))
+
+    def answer(self, value: Any) -> Feedback | None:
+        """Answer as the browser does: the feedback is shown (a bad answer's message in
+        ``feedback["error"]``) and the session's score updated."""
+        if self.exercise is None:
+            return None
+        try:
+            feedback = self.exercise.answer(value)
+        except CardlabError as err:
+            self.feedback = {"error": str(err)}
+            return None
+        self.feedback = feedback.data()
+        self.score = score_of(self.session)
+        return feedback
+
+
+def exercise(kind: str, replay: Replay, hand: int, index: int | None = None,
+             **options: Any) -> ExerciseWidget:
+    """The widget of an exercise (:func:`make`'s arguments). A position that does not suit
+    the exercise gives a widget that shows the CardlabError's message, not a traceback:
+
+    >>> import cardlab
+    >>> exercise("forbidden-bid", cardlab.example("norwegian-review"), hand=1).error
+    "'what may the dealer not bid?' is about Ted's Game's hook; this replay is bobs-hat"
+    """
+    try:
+        return ExerciseWidget(make(kind, replay, hand, index, **options))
+    except CardlabError as err:
+        return ExerciseWidget(None, error=str(err), session=options.get("session"))
+
+__all__ = ["KINDS", "SESSION", "Exercise", "ExerciseWidget", "Feedback", "ForbiddenBid",
+           "HandScore", "LegalPlays", "Session", "TrickWinner", "exercise", "make", "table"]

@@ -1,0 +1,279 @@
+// The exercise and quiz widgets' front-end (anywidget). It draws the kernel's `data` (the
+// question, the table as one seat sees it, the choices) and sends the answer; the kernel
+// checks it with the engine and answers with `feedback` (exercise) or `reveal` (quiz).
+// It knows no rule of any game, and holds no answer before one is given.
+// Every text is inserted with textContent.
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function button(cls, text, label) {
+  const node = el("button", cls, text);
+  node.type = "button";
+  if (label) node.setAttribute("aria-label", label);
+  return node;
+}
+
+function themeIsDark() {
+  const body = document.body;
+  if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
+    return body.dataset.jpThemeLight === "false";
+  }
+  return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+}
+
+// A card: [rank, mark, colour, hat, name] from the table's `cards`; a button when it is a
+// choice, else a plain face.
+function card(cards, code, asButton) {
+  const face = (cards || {})[code] || [code, "", "", 0, code];
+  const node = asButton ? button("cardlab-lesson-card", null, face[4])
+    : el("span", "cardlab-lesson-card");
+  node.classList.add("cardlab-c-" + face[2]);
+  if (face[3]) node.classList.add("cardlab-hat-card");
+  node.dataset.code = code;
+  if (!asButton) { node.setAttribute("role", "img"); node.setAttribute("aria-label", face[4]); }
+  node.append(el("span", "cardlab-rank", face[0]), el("span", "cardlab-mark", face[1]));
+  return node;
+}
+
+function back() {
+  const node = el("span", "cardlab-lesson-card cardlab-back");
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}
+
+// The table: a box per seat (name, badges, info lines, cards), then the centre.
+function drawTable(table, pickCard) {
+  const box = el("div", "cardlab-lesson-table");
+  const seats = el("div", "cardlab-lesson-seats");
+  (table.seats || []).forEach((seat, s) => {
+    const div = el("div", "cardlab-lesson-seat");
+    div.dataset.seat = seat.name;
+    const head = el("div", "cardlab-lesson-seat-name", seat.name);
+    (seat.badges || []).forEach((b) => head.append(el("span", "cardlab-lesson-badge", b)));
+    div.append(head);
+    (seat.info || []).forEach((line) => div.append(el("div", "cardlab-lesson-info", line)));
+    const hand = el("div", "cardlab-lesson-hand");
+    if (seat.hand) {
+      seat.hand.forEach((code) => {
+        const c = pickCard ? pickCard(code, s) : null;
+        hand.append(c || card(table.cards, code, false));
+      });
+    } else {
+      for (let i = 0; i < Math.min(seat.count || 0, 20); i++) hand.append(back());
+      hand.append(el("span", "cardlab-lesson-count", `${seat.count || 0} cards`));
+    }
+    div.append(hand);
+    seats.append(div);
+  });
+  box.append(seats);
+  const mid = el("div", "cardlab-lesson-centre");
+  const lines = [...(table.info || [])];
+  for (const key of ["trump", "hat", "call"]) if (table[key]) lines.push(table[key]);
+  mid.append(el("div", "cardlab-lesson-info", lines.join(" · ")));
+  const tk = table.trick;
+  if (tk && tk.c && tk.c.length) {
+    const trick = el("div", "cardlab-lesson-trick");
+    if (tk.cap) trick.append(el("div", "cardlab-lesson-caption", tk.cap));
+    const row = el("div", "cardlab-lesson-row");
+    tk.c.forEach(([s, code]) => {
+      const slot = el("div", "cardlab-lesson-played");
+      const c = pickCard ? pickCard(code, s, true) : null;
+      const face = c || card(table.cards, code, false);
+      face.dataset.seat = (table.seats[s] || {}).name || "";
+      if (tk.w === code) face.classList.add("cardlab-winner");
+      slot.append(face, el("div", "cardlab-lesson-by", (table.seats[s] || {}).name || ""));
+      row.append(slot);
+    });
+    trick.append(row);
+    if (tk.why) trick.append(el("div", "cardlab-lesson-why", tk.why));
+    mid.append(trick);
+  }
+  box.append(mid);
+  return box;
+}
+
+function renderExercise(model, root) {
+  const data = model.get("data") || {};
+  const kind = data.kind || "";
+  root.dataset.kind = kind;
+  const table = data.table || {};
+  // kept on the root across redraws, so the feedback shows beside what was picked
+  if (!root.cardlabPicked) root.cardlabPicked = new Set();
+  const picked = root.cardlabPicked;
+  const feedback = model.get("feedback") || {};
+  const answered = Object.keys(feedback).length > 0 && !feedback.error;
+  const send = (value) => { root.cardlabLast = value; model.send({ type: "answer", value }); };
+  // after an answer: the right choice, and the one given if it was wrong
+  const markChoice = (b, value) => {
+    if (!answered) return;
+    if (value === feedback.correct) b.classList.add("cardlab-ok");
+    else if (value === root.cardlabLast) b.classList.add("cardlab-no");
+  };
+  root.append(el("div", "cardlab-lesson-prompt", data.prompt || ""));
+  const choiceCodes = new Set((data.choices || []).map((c) => c[0]));
+  let pick = null;
+  if (kind === "trick-winner") {
+    pick = (code, s, inTrick) => {
+      if (!inTrick) return null;
+      const b = card(table.cards, code, true);
+      b.classList.add("cardlab-choice");
+      b.dataset.value = code;
+      markChoice(b, code);
+      b.addEventListener("click", () => send(code));
+      return b;
+    };
+  } else if (kind === "legal-plays") {
+    pick = (code, s, inTrick) => {
+      if (inTrick || !choiceCodes.has(code)) return null;
+      const b = card(table.cards, code, true);
+      b.classList.add("cardlab-choice");
+      b.dataset.value = code;
+      b.setAttribute("aria-pressed", picked.has(code) ? "true" : "false");
+      const reason = (feedback.reasons || {})[code];
+      if (answered) {
+        b.classList.add((feedback.correct || []).includes(code) ? "cardlab-ok" : "cardlab-no");
+        if (reason) b.title = reason;
+      }
+      b.addEventListener("click", () => {
+        if (picked.has(code)) picked.delete(code); else picked.add(code);
+        b.setAttribute("aria-pressed", picked.has(code) ? "true" : "false");
+      });
+      return b;
+    };
+  }
+  root.append(drawTable(table, pick));
+  const controls = el("div", "cardlab-lesson-controls");
+  if (kind === "forbidden-bid") {
+    (data.choices || []).forEach(([value, label]) => {
+      const b = button("cardlab-choice", label, `bid ${label}`);
+      b.dataset.value = String(value);
+      markChoice(b, value);
+      b.addEventListener("click", () => send(value));
+      controls.append(b);
+    });
+  } else if (kind === "legal-plays") {
+    const check = button("cardlab-check", "Check");
+    check.addEventListener("click", () => send([...picked]));
+    controls.append(check);
+  } else if (kind === "hand-score") {
+    const label = el("label", "cardlab-lesson-label", "Score ");
+    const input = el("input", "cardlab-answer");
+    input.type = "text";
+    input.inputMode = "numeric";
+    input.setAttribute("aria-label", "the score");
+    label.append(input);
+    const check = button("cardlab-check", "Check");
+    const go = () => send(input.value);
+    check.addEventListener("click", go);
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    controls.append(label, check);
+  }
+  if (controls.childNodes.length) root.append(controls);
+  const fb = el("div", "cardlab-lesson-feedback");
+  fb.setAttribute("role", "status");
+  if (feedback.error) {
+    fb.classList.add("cardlab-lesson-error");
+    fb.textContent = feedback.error;
+  } else if (answered) {
+    fb.classList.add(feedback.right ? "cardlab-right" : "cardlab-wrong");
+    fb.textContent = (feedback.right ? "✔ " : "✘ ") + feedback.text;
+  }
+  fb.hidden = !fb.textContent;
+  root.append(fb);
+  const score = model.get("score") || {};
+  root.append(el("div", "cardlab-lesson-score",
+    `Score this session: ${score.right || 0} right of ${score.asked || 0}`));
+}
+
+function renderQuiz(model, root) {
+  const data = model.get("data") || {};
+  const reveal = model.get("reveal") || {};
+  const error = model.get("error");
+  if (data.done) {
+    root.append(el("div", "cardlab-lesson-prompt", data.summary || ""));
+    return;
+  }
+  const head = el("div", "cardlab-lesson-prompt", data.prompt || "");
+  head.append(el("span", "cardlab-lesson-progress", data.progress || ""));
+  root.append(head);
+  root.append(drawTable(data.table || {}, null));
+  const revealed = Object.keys(reveal).length > 0;
+  const controls = el("div", "cardlab-lesson-controls cardlab-quiz-choices");
+  (data.choices || []).forEach(([value, label]) => {
+    const b = button("cardlab-choice", label);
+    b.dataset.value = value;
+    if (revealed) {
+      b.disabled = true;
+      if (value === reveal.chosen) b.classList.add("cardlab-chosen");
+      if (value === reveal.played) b.classList.add("cardlab-played");
+    } else {
+      b.addEventListener("click", () => model.send({ type: "answer", action: value }));
+    }
+    controls.append(b);
+  });
+  root.append(controls);
+  if (error) root.append(el("div", "cardlab-lesson-feedback cardlab-lesson-error", error));
+  if (revealed) {
+    const box = el("div", "cardlab-quiz-reveal");
+    box.setAttribute("role", "status");
+    box.append(el("div", "cardlab-quiz-text", reveal.text || ""));
+    if (reveal.values && reveal.values.length) {
+      const t = el("table", "cardlab-quiz-values");
+      const hr = el("tr");
+      ["action", "expected", "±"].forEach((h) => hr.append(el("th", null, h)));
+      t.append(hr);
+      reveal.values.forEach(([text, label, mean, se]) => {
+        const tr = el("tr");
+        tr.dataset.action = text;
+        const marks = [];
+        if (text === reveal.chosen) marks.push("you");
+        if (text === reveal.played) marks.push(data.seat || "played");
+        if (text === reveal.best) marks.push("best");
+        tr.append(el("td", null, label + (marks.length ? `  (${marks.join(", ")})` : "")),
+          el("td", null, Number(mean).toFixed(1)), el("td", null, Number(se).toFixed(1)));
+        if (text === reveal.chosen || text === reveal.played) tr.classList.add("cardlab-mine");
+        t.append(tr);
+      });
+      box.append(t);
+      box.append(el("div", "cardlab-quiz-source", reveal.source || ""));
+    }
+    const next = button("cardlab-quiz-next", "Next decision");
+    next.addEventListener("click", () => model.send({ type: "next" }));
+    box.append(next);
+    root.append(box);
+  }
+}
+
+function render({ model, el: host }) {
+  const root = el("div", "cardlab-lesson");
+  root.setAttribute("data-lm-suppress-shortcuts", "");
+  root.setAttribute("role", "region");
+  root.cardlabModel = model;
+  host.append(root);
+  const draw = () => {
+    root.replaceChildren();
+    root.classList.toggle("cardlab-dark", themeIsDark());
+    const mode = model.get("mode");
+    root.dataset.mode = mode;
+    root.setAttribute("aria-label", mode === "quiz" ? "quiz" : "exercise");
+    const error = model.get("error");
+    const empty = mode === "quiz" ? !Object.keys(model.get("data") || {}).length
+      : !Object.keys(model.get("data") || {}).length;
+    if (error && empty) {
+      root.append(el("div", "cardlab-lesson-feedback cardlab-lesson-error", error));
+      return;
+    }
+    if (mode === "quiz") renderQuiz(model, root); else renderExercise(model, root);
+  };
+  draw();
+  const names = ["data", "feedback", "score", "error", "reveal"];
+  names.forEach((n) => model.on("change:" + n, draw));
+  return () => names.forEach((n) => model.off("change:" + n, draw));
+}
+
+export default { render };
