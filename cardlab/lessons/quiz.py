@@ -105,7 +105,8 @@ class Quiz:
         return {"done": False, "seat": self.name, "game": game,
                 "prompt": f"{word.capitalize()} {self.hand}: you are {self.name}. "
                           "What do you play next?",
-                "progress": f"decision {self.at + 1} of {len(self.points)}",
+                # not "of N": how many decisions are left would tell of the future
+                "progress": f"decision {self.at + 1}",
                 "choices": [[t, pretty(game, t)] for t in pos["legal"]],
                 "table": table(self.replay, pos, legal=True)}
 
