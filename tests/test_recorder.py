@@ -49,8 +49,17 @@ def entries(replay: cardlab.Replay) -> list[tuple[str, Any]]:
 
 
 def send(rec: Recorder, **message: Any) -> None:
-    """What the browser does: a message to the kernel."""
+    """What the browser does: a message to the kernel. Its answer must reach the browser: a
+    change of the synced traitlet (one equal to the last value would not be sent)."""
+    changes: list[Any] = []
+
+    def seen(change: Any) -> None:
+        changes.append(change["new"])
+
+    rec.widget.observe(seen, names="data")
     rec._on_message(rec.widget, message, [])
+    rec.widget.unobserve(seen, names="data")
+    assert changes and changes[-1] == rec.data(), f"{message} changed nothing in the browser"
 
 
 def enter(rec: Recorder, kind: str, what: Any) -> None:
@@ -94,8 +103,12 @@ def test_a_whole_game_recorded_and_saved_after_every_entry(tmp_path: Path, game:
     path = tmp_path / "class.json"
     rec = Recorder(path, game, players=3, **options)
     assert rec.phase == ("deal" if game == "bobs-hat" else "setup")
+    sent: list[dict[str, Any]] = []  # what reaches the browser: each change of the traitlet
+    rec.widget.observe(lambda change: sent.append(change["new"]), names="data")
     for number, (kind, what) in enumerate(entries(ref), start=1):
+        before = len(sent)
         enter(rec, kind, what)
+        assert len(sent) > before and sent[-1] == rec.data()
         assert rec.entries() == number
         assert rec.widget.data["entries"] == number
         assert cardlab.load(path) == rec.replay  # saved, whole, after every entry

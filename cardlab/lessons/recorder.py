@@ -27,6 +27,7 @@ False
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 from typing import Any
@@ -460,7 +461,9 @@ class Recorder:
 
     # -- what the widget shows ---------------------------------------------------------------
     def _show(self) -> None:
-        self.widget.data = self.data()
+        # a copy: the traitlet syncs only a value unequal to the last one, and data() shares
+        # the draft's lists, which the next pick changes in place
+        self.widget.data = copy.deepcopy(self.data())
 
     def data(self) -> dict[str, Any]:
         """What the front-end draws (JSON-able): the status, the draft or the table, the

@@ -1,0 +1,203 @@
+"""The recording widget in JupyterLab, in a real browser, in the light and dark themes.
+
+A notebook creates a :class:`~cardlab.lessons.recorder.Recorder` for a one-card hand of Ted's
+Game, and the test records it as a teacher would, by clicking: the draw for first dealer
+(cards of the deck), the deal (a seat chosen, a code typed with an alias), the bids (the
+buttons of the seat to act), one refused entry (the dealer's hook bid, typed: its reason is
+shown), one card clicked out of turn (refused), an undo, and the cards. After every entry the
+file on disk is a whole replay; at the end it is the hand that was played, and the kernel's
+replay equals it. axe-core finds nothing serious, every text reaches AA contrast, and
+screenshots at 1024×768 go to ``artifacts/`` (and ``/tmp/shots/``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import harness
+import pytest
+import views
+
+import cardlab
+
+pytestmark = pytest.mark.browser
+
+ROOT_SEL = ".cardlab-recorder"
+SHOTS = Path("/tmp/shots")
+
+
+def notebook(path: str) -> dict[str, Any]:
+    return {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                   "source": ["from cardlab.lessons.recorder import Recorder\n",
+                              f"rec = Recorder({path!r}, 'teds-game', players=3, "
+                              "seats=['Tone', 'Remo', 'Brad'], start_size=1)\n", "rec"]}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def recorder(request: pytest.FixtureRequest, lab: harness.LabServer,
+             chromium: Any) -> Iterator[tuple[Any, Any, Path]]:
+    theme = request.param
+    folder = lab.work / "recorder"
+    folder.mkdir(exist_ok=True)
+    name = f"recorder/record-{theme}.ipynb"
+    saved = folder / f"class-{theme}.json"
+    (lab.work / name).write_text(json.dumps(notebook(saved.name)))
+    lab.set_theme(theme)
+    page = chromium.new_page(viewport={"width": 1024, "height": 768})
+    local = harness.Offline(page, allow=(lab.url + "/",))
+    try:
+        page.goto(lab.notebook_url(name))
+        page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
+                               arg=harness.THEMES[theme], timeout=60_000)
+        harness.run_all_cells(page)
+        errors = harness.cell_errors(page)
+        assert not errors, errors[0][-3000:]
+        root = page.locator(ROOT_SEL).first
+        root.locator(".cardlab-rec-deck .cardlab-card").first.wait_for()
+        yield page, root, saved
+        assert not local.blocked and not local.page_errors, local.problems()
+        assert not harness.cell_errors(page)  # nothing the widget did raised in the kernel
+    except Exception:
+        harness.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(harness.ARTIFACTS / f"recorder-lab-{theme}-failure.png"))
+        raise
+    finally:
+        page.close()
+
+
+def wait_entries(root: Any, count: int) -> None:
+    root.page.wait_for_function("([sel, n]) => document.querySelector(sel).dataset.entries"
+                                " === String(n)", arg=[ROOT_SEL, count], timeout=30_000)
+
+
+def wait_text(root: Any, selector: str, text: str) -> None:
+    """Wait until the element ``selector`` of the recorder shows ``text`` (a part of it)."""
+    root.page.wait_for_function(
+        "([sel, part, text]) => { const n = document.querySelector(sel + ' ' + part);"
+        " return !!n && !n.hidden && n.textContent.includes(text); }",
+        arg=[ROOT_SEL, selector, text], timeout=30_000)
+
+
+def pick(root: Any, code: str) -> None:
+    """Click a card of the deck and wait until the kernel has put it in the draft."""
+    root.locator(f".cardlab-rec-deck .cardlab-card[data-code='{code}']").click()
+    root.locator(f".cardlab-rec-slot .cardlab-card[data-code='{code}']").wait_for()
+
+
+def shoot(page: Any, root: Any, name: str) -> None:
+    root.scroll_into_view_if_needed()
+    harness.ARTIFACTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(harness.ARTIFACTS / name))
+    shutil.copy(harness.ARTIFACTS / name, SHOTS / name)
+
+
+def check_accessible(page: Any, root: Any) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=ROOT_SEL)
+    serious = [v for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert not serious, results.generate_report()
+    contrast = root.evaluate(views.CONTRAST)
+    assert not contrast["failures"], contrast["failures"]
+
+
+def test_record_a_hand_by_clicking(recorder: tuple[Any, Any, Path]) -> None:
+    page, root, saved = recorder
+    try:
+        record_a_hand(page, root, saved)
+    except Exception:
+        harness.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(harness.ARTIFACTS / "recorder-lab-failure.png"))
+        raise
+
+
+def record_a_hand(page: Any, root: Any, saved: Path) -> None:
+    theme = "light" if page.evaluate("() => document.body.dataset.jpThemeLight") == "true" \
+        else "dark"
+    assert root.get_attribute("data-phase") == "setup"
+    assert "draw for first dealer" in root.locator(".cardlab-rec-status").text_content()
+    # the draw: a card each; Tone's 3 is the lowest, so Tone deals first
+    for code in ("3D", "7H", "4H"):
+        pick(root, code)
+    shoot(page, root, f"recorder-{theme}-draw-1024x768.png")
+    root.locator("button.cardlab-rec-submit").click()
+    wait_entries(root, 1)
+    assert cardlab.load(saved).setup == {"draws": [["3D", "7H", "4H"]], "first_dealer": 0}
+    # the deal: Brad's card first (his seat chosen), then typed with an alias, then the rest
+    root.locator(".cardlab-rec-slot[data-slot='seat:2'] .cardlab-rec-slot-name").click()
+    pick(root, "9C")
+    root.locator("input.cardlab-rec-input").fill("queen of spades")
+    root.locator("button.cardlab-rec-enter").click()
+    root.locator(".cardlab-rec-slot[data-slot='seat:0'] .cardlab-card[data-code='QS']").wait_for()
+    # a code that is not a card: the deck's own words, in the widget
+    root.locator("input.cardlab-rec-input").fill("purple9")
+    root.locator("button.cardlab-rec-enter").click()
+    wait_text(root, ".cardlab-rec-message", "'purple9' is not a card of the 52-card deck")
+    pick(root, "5H")  # Remo's: the first seat with room
+    assert root.locator(".cardlab-rec-slot[data-slot='seat:1'] [data-code='5H']").count() == 1
+    pick(root, "2H")  # the card turned up
+    assert root.locator(".cardlab-rec-slot[data-slot='turned'] [data-code='2H']").count() == 1
+    shoot(page, root, f"recorder-{theme}-deal-1024x768.png")
+    root.locator("button.cardlab-rec-submit").click()
+    wait_entries(root, 2)
+    assert root.get_attribute("data-phase") == "play"
+    assert cardlab.load(saved).hands[0].deal == {"hands": [["QS"], ["5H"], ["9C"]],
+                                                 "turned": "2H"}
+    # the bids: Remo and Brad bid 0; Brad's bid is taken back and made again
+    root.locator("button.cardlab-rec-choice[data-text='bid 0']").click()
+    wait_entries(root, 3)
+    root.locator("button.cardlab-rec-choice[data-text='bid 0']").click()
+    wait_entries(root, 4)
+    root.locator("button.cardlab-rec-undo").click()
+    wait_entries(root, 3)
+    wait_text(root, ".cardlab-rec-said", "took back Brad: bid 0")
+    assert [a.act for a in cardlab.load(saved).hands[0].actions] == ["bid 0"]
+    root.locator("button.cardlab-rec-choice[data-text='bid 0']").click()
+    wait_entries(root, 4)
+    # Tone deals: the hook forbids bid 1, so it is not offered; typed, it is refused
+    offered = root.locator("button.cardlab-rec-choice").evaluate_all(
+        "(nodes) => nodes.map((n) => n.dataset.text)")
+    assert offered == ["bid 0"]
+    root.locator("input.cardlab-rec-input").fill("bid 1")
+    root.locator("button.cardlab-rec-enter").click()
+    wait_text(root, ".cardlab-rec-message", "the hook: the dealer, Tone, may not bid 1")
+    shoot(page, root, f"recorder-{theme}-refused-1024x768.png")
+    check_accessible(page, root)
+    before = saved.read_bytes()
+    assert root.get_attribute("data-entries") == "4"
+    root.locator("button.cardlab-rec-choice[data-text='bid 0']").click()
+    wait_entries(root, 5)
+    assert saved.read_bytes() != before
+    # Remo leads; Brad's card clicked out of turn is refused
+    root.locator(".cardlab-rec-seat[data-seat='Brad'] .cardlab-card[data-code='9C']").click()
+    wait_text(root, ".cardlab-rec-message", "'play 9C' is Remo's to make now, not Brad's")
+    assert root.locator(".cardlab-rec-seat[data-seat='Remo'] .cardlab-legal").count() == 1
+    for count, (seat, code) in enumerate((("Remo", "5H"), ("Brad", "9C"), ("Tone", "QS")), 6):
+        root.locator(f".cardlab-rec-seat[data-seat='{seat}'] .cardlab-card[data-code='{code}']"
+                     ).click()
+        wait_entries(root, count)
+    assert root.get_attribute("data-phase") == "over"
+    wait_text(root, ".cardlab-rec-status", "The game is over")
+    # the sheet: Remo took the trick with the trump 5♥ (bid 0, took 1: a miss of 1)
+    cells = root.locator(".cardlab-rec-sheet tr.cardlab-rec-score td").all_text_contents()
+    replay = cardlab.load(saved)
+    assert [int(c) for c in cells] == replay.hands[0].scores == [11, -1, 11]
+    assert [a.act for a in replay.hands[0].actions] == ["bid 0", "bid 0", "bid 0", "play 5H",
+                                                        "play 9C", "play QS"]
+    assert replay.totals == [11, -1, 11]
+    kernel = saved.with_name(saved.stem + "-kernel.json")
+    harness.kernel_exec(page, f"rec.replay.save({str(kernel)!r})")
+    assert cardlab.load(kernel) == replay
+    shoot(page, root, f"recorder-{theme}-over-1024x768.png")
+    check_accessible(page, root)
