@@ -58,14 +58,18 @@ function drawTable(table, pickCard) {
     div.append(head);
     (seat.info || []).forEach((line) => div.append(el("div", "cardlab-lesson-info", line)));
     const hand = el("div", "cardlab-lesson-hand");
-    if (seat.hand) {
+    if (seat.hand && !seat.hand.length) {
+      hand.append(el("span", "cardlab-lesson-count", "no cards left"));
+    } else if (seat.hand) {
       seat.hand.forEach((code) => {
         const c = pickCard ? pickCard(code, s) : null;
         hand.append(c || card(table.cards, code, false));
       });
     } else {
-      for (let i = 0; i < Math.min(seat.count || 0, 20); i++) hand.append(back());
-      hand.append(el("span", "cardlab-lesson-count", `${seat.count || 0} cards`));
+      const n = seat.count || 0;
+      for (let i = 0; i < Math.min(n, 20); i++) hand.append(back());
+      hand.append(el("span", "cardlab-lesson-count",
+        n ? `${n} card${n === 1 ? "" : "s"}` : "no cards left"));
     }
     div.append(hand);
     seats.append(div);
