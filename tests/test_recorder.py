@@ -375,3 +375,45 @@ def test_a_killed_kernel_leaves_the_last_complete_replay(tmp_path: Path) -> None
     for kind, what in steps[kept:]:
         enter(rec, kind, what)
     assert same_record(rec.replay, ref)
+
+
+def test_whot_draws_name_the_card_drawn_at_the_table(tmp_path: Path) -> None:
+    """The stock is not entered at the deal; each draw names the cards drawn at the table
+    (until the pile is turned over, when the stock is known): the game is the same one."""
+    ref = reference("whot", {"rubber": "single"}, seed=5)
+    rec = Recorder(tmp_path / "w.json", "whot", players=3, rubber="single")
+    state = ref.new_state()
+    named = 0
+    for kind, what in entries(ref):
+        if kind == "setup":
+            enter(rec, kind, what)
+            continue
+        if kind == "deal":
+            state.apply_chance(what)
+            enter(rec, kind, {"hands": what["hands"], "stock": []})  # the stock unknown
+            continue
+        seat = ref.seats.index(what.seat)
+        before = state.snapshot()
+        state.act(what.act)
+        after = state.snapshot()
+        if what.act == "draw" and not after["turnovers"]:
+            drawn = sorted(set(after["hands"][seat]) - set(before["hands"][seat]))
+            assert rec.enter("draw " + " ".join(drawn), seat=what.seat), rec.message
+            named += 1
+        else:
+            enter(rec, kind, what)
+        assert cardlab.load(rec.path) == rec.replay
+    assert named > 3
+    assert [h.actions for h in rec.replay.hands] == [h.actions for h in ref.hands]
+    assert rec.replay.totals == ref.totals
+    # a card that is not in the stock any more is refused, and changes nothing
+    rec2 = Recorder(tmp_path / "w2.json", "whot", players=3, rubber="single")
+    enter(rec2, "setup", ref.setup)
+    enter(rec2, "deal", {"hands": ref.hands[0].deal["hands"], "stock": []})
+    first = ref.hands[0].actions[0]
+    enter(rec2, "act", first)
+    held = ref.hands[0].deal["hands"][0][0]
+    saved = rec2.path.read_bytes()
+    assert not rec2.enter(f"draw {held}") and "no " in rec2.message and "left in the stock" \
+        in rec2.message
+    assert rec2.path.read_bytes() == saved

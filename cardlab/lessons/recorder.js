@@ -208,8 +208,10 @@ function render({ model, el: host }) {
     input.type = "text";
     input.value = typed;
     input.setAttribute("aria-label", "type a card code or an action");
-    input.placeholder = data.phase === "play" ? "type an action: blue14, bid 2, draw…"
-      : "type a card code";
+    const example = data.phase === "play" && data.legal.length ? data.legal[0][0]
+      : (data.deck || [])[0];
+    input.placeholder = (data.phase === "play" ? "type an action" : "type a card code") +
+      (example ? ", e.g. " + example : "");
     const enter = button("cardlab-rec-enter", "Enter");
     enter.type = "submit";
     entry.append(input, enter);
@@ -226,7 +228,8 @@ function render({ model, el: host }) {
       submit.addEventListener("click", () => { selected = null; send({ type: "submit" }); });
       entry.append(submit);
       if (data.phase === "setup") {
-        const round = button("cardlab-rec-round", "Another round");
+        const round = button("cardlab-rec-another", "Another round",
+          "another round of the draw, for the players tied for lowest");
         round.addEventListener("click", () => send({ type: "round" }));
         entry.append(round);
       }

@@ -371,6 +371,10 @@ class Recorder:
             return self.pick(text)
         if self.phase == "over":
             return self._refuse(CardlabError("the game is over: nothing more can be entered"))
+        words = text.split()
+        if self.game == "whot" and len(words) > 1 and words[0].lower() == "draw" and \
+                words[1].lower() not in ("last", "card"):
+            return self._draw_named(words[1:], seat)
         deck: Any = get_game(self.game).rules_class.deck
         try:
             deck.parse(text)
@@ -385,6 +389,55 @@ class Recorder:
         if self.table.state.chance_kind() is not None:
             self._new_draft()
         return self._fine(f"{last.seat}: {pretty(self.game, last.act)}")
+
+    def _draw_named(self, codes: list[str], seat: str | None) -> bool:
+        """Whot: ``draw star7``, the card drawn at the table. The deal's stock was entered as
+        far as it was known; the named cards are moved to the top of the part not yet drawn
+        (swapped with the cards there, which nobody has seen), and the draw is entered on the
+        replay so changed: every earlier entry stays as it was."""
+        state = self.table.state
+        if "draw" not in state.legal_texts():
+            return self.enter("draw", seat)  # the engine says why no draw is allowed
+        pos = state.snapshot()
+        if pos["turnovers"]:
+            return self._refuse(CardlabError(
+                "the pile has been turned over: the stock is the old pile, oldest card first, "
+                "so the cards drawn are known; enter 'draw' without naming them"))
+        deck: Any = get_game(self.game).rules_class.deck
+        trimmed = self.replay.copy()
+        hand = trimmed.hands[-1]
+        stock = list(hand.deal["stock"])
+        top = len(stock) - int(pos["stock_size"])  # the next card to be drawn
+        try:
+            if len(codes) > len(stock) - top:
+                raise CardlabError(f"the stock has {len(stock) - top} cards, not {len(codes)}")
+            for k, text in enumerate(codes):
+                code = deck.codes[deck.parse(text)]
+                face = code.split("/")[0]  # copies of a face are alike: the named one first
+                there = sorted((i for i in range(top + k, len(stock))
+                                if stock[i].split("/")[0] == face),
+                               key=lambda i: stock[i] != code)
+                if not there:
+                    raise CardlabError(f"no {face} is left in the stock: it has been dealt, "
+                                       "drawn or played")
+                stock[top + k], stock[there[0]] = stock[there[0]], stock[top + k]
+            hand.deal = dict(hand.deal, stock=stock)
+            trimmed.totals = None
+            table = rebuild(trimmed)
+            table.act("draw", seat=seat)
+        except CardlabError as err:
+            return self._refuse(err)
+        self.table = table
+        last = self.replay.hands[-1].actions[-1]
+        return self._fine(f"{last.seat}: draw ({', '.join(codes)})")
+
+    def note(self, text: str) -> bool:
+        """Attach a note to the last entry (a deal or an action) and save."""
+        try:
+            self.table.note(text)
+        except CardlabError as err:
+            return self._refuse(err)
+        return self._fine("note added")
 
     def undo(self) -> bool:
         """Take back the last entry: a card picked for a draft, else the last action, deal
