@@ -9,6 +9,7 @@ included); Ted's Game is started at that size.
 
     python benchmarks/solver.py            # 6 and 8 cards, 5 deals each; 10 cards, 2 deals
     python benchmarks/solver.py --quick    # 6 cards, 2 deals (checks the script runs)
+    python benchmarks/solver.py 10         # one size only
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def measure(game: str, cards: int, deals: int) -> list[float]:
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     plan = [(6, 2)] if quick else [(6, 5), (8, 5), (10, 2)]
+    sizes = [int(arg) for arg in argv if arg.isdigit()]
+    if sizes:
+        plan = [(cards, deals) for cards, deals in plan if cards in sizes]
     print(host_speed())
     print(f"solver kernel: {'compiled (mypyc)' if solvekernel.COMPILED else 'plain Python'}")
     for cards, deals in plan:
