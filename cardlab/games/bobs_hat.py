@@ -231,7 +231,8 @@ class BobsHatState(TrickTaking):
         self.no_bid_used = [False] * n
         self.may_pass = bool(rules.options["no_bids"])
         # the bid actions open to a player, without and with a no bid still in hand
-        self.bid_choices = (tuple(rules.bid_actions(False)), tuple(rules.bid_actions(True)))
+        # (lists, never changed: legal actions are copies, and a list copies fastest)
+        self.bid_choices = (rules.bid_actions(False), rules.bid_actions(True))
         self.bid_sets = (frozenset(self.bid_choices[0]), frozenset(self.bid_choices[1]))
         self.double_fewest = bool(rules.options["double_fewest"])  # read at every bid
         self.sheet: list[list[int]] = []  # one finished row per hand number
@@ -353,7 +354,7 @@ class BobsHatState(TrickTaking):
                 free = self.free_fewest_cards()
                 if free < 2:  # the grey cards left do not allow every fewest bid
                     return [a for a in choices if _greys(a - BID) <= free]
-            return list(choices)
+            return choices[:]
         if phase == PHASE_HAT:
             return [HAT_PLUS, HAT_MINUS]
         return []

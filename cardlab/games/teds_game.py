@@ -65,7 +65,9 @@ DEFAULT_START = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6}
 
 # Actions: a card (0-51) is played; BID + k bids k tricks; CHANGE + k changes the last bid to k.
 BID, CHANGE, MAX_NUMBER = 100, 200, 99
-BID_ACTIONS = tuple(tuple(range(BID, BID + size + 1)) for size in range(MAX_NUMBER + 1))
+# The bids of a hand of each size, as lists (never changed: legal actions are copies of them,
+# and copying a list is quicker than making one of a tuple).
+BID_ACTIONS = tuple(list(range(BID, BID + size + 1)) for size in range(MAX_NUMBER + 1))
 
 PHASE_SETUP, PHASE_DEAL, PHASE_BID, PHASE_OVER = "setup", "deal", "bid", "over"
 PHASE_PLAY = PLAY
@@ -172,7 +174,7 @@ class TedsGameState(TrickTaking):
         self.reneges: list[tuple[int, int, int]] = []  # (trick number, seat, card) this hand
         self.sheet: list[list[int]] = []
         self.row = [0] * n
-        self.bid_actions: tuple[int, ...] = ()
+        self.bid_actions: list[int] = []
 
     def hand_size_now(self) -> int:
         """Cards dealt each in the current hand (0 before the first deal)."""
@@ -359,8 +361,8 @@ class TedsGameState(TrickTaking):
         # the hook, as _hook_now says, inlined: this runs at every bid of every playout
         forbidden = self.size - self.bid_total if self.turn == self.dealer else -1
         if forbidden < 0:
-            return list(bids)
-        return [*bids[:forbidden], *bids[forbidden + 1:]]
+            return bids[:]
+        return bids[:forbidden] + bids[forbidden + 1:]
 
     def _apply_other(self, action: int) -> None:
         if self.phase == PHASE_BID:
