@@ -310,3 +310,23 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     assert "hand 1 has no step 99" in past_end.error
     not_a_seat = ex.exercise("hand-score", review, hand=1, seat="Bob")
     assert "no seat called 'Bob'; the seats are Tone, Remo, Kathrine, Brad" in not_a_seat.error
+
+
+@pytest.mark.parametrize("kind", ex.KINDS)
+def test_the_solution_for_a_page_without_kernel_agrees_with_check(kind):
+    replay = cardlab.example("teds-game-example" if kind == "forbidden-bid"
+                             else "norwegian-review")
+    where = {"trick-winner": dict(hand=1, index=9), "forbidden-bid": dict(hand=2, index=3),
+             "legal-plays": dict(hand=1, index=6), "hand-score": dict(hand=1, seat="Brad")}
+    exercise = ex.make(kind, replay, **where[kind], session=ex.Session())
+    solution = exercise.solution()
+    assert exercise.check(solution["correct"]).right
+    if "feedback" in solution:
+        assert [k for k, f in solution["feedback"].items() if f["right"]] == \
+            [str(solution["correct"])]
+        for value, _ in exercise.choices:
+            assert solution["feedback"][str(value)] == exercise.check(value).data()
+    else:
+        assert solution["right"]["right"] is True
+    assert exercise.session.score() == (0, 0)  # working out the solution answers nothing
+    assert "correct" not in json.dumps(exercise.data())

@@ -202,6 +202,20 @@ class Exercise:
                 "number": self.number, "game": self.replay.game,
                 "choices": [[v, label] for v, label in self.choices], "table": self.table}
 
+    def solution(self) -> dict[str, Any]:
+        """The answer and the feedback of every choice, for a page that checks answers with
+        no kernel (an offline handout): ``{"correct", "feedback": {value: feedback data}}``;
+        for *legal-plays* the feedback of the right set and each card's reason, for
+        *hand-score* the feedback of the right number. Never in the widget's data."""
+        right = self.check(self._correct()).data()
+        if self.multiple or self.number:
+            return {"correct": right["correct"], "right": right, "reasons": right["reasons"]}
+        return {"correct": right["correct"],
+                "feedback": {str(v): self.check(v).data() for v, _ in self.choices}}
+
+    def _correct(self) -> Any:
+        raise NotImplementedError
+
     def _choice(self, given: Any) -> Any:
         values = [v for v, _ in self.choices]
         if given not in values or isinstance(given, bool):
@@ -252,6 +266,9 @@ class TrickWinner(Exercise):
                       trick={"leader": done["leader"], "cards": done["cards"]})
         self.table = table(replay, before, totals=False, turn=False, winner=False)
 
+    def _correct(self) -> Any:
+        return self.trick["winning_card"]
+
     def check(self, given: Any) -> Feedback:
         code = self._choice(given)
         done = self.trick
@@ -301,6 +318,9 @@ class ForbiddenBid(Exercise):
         self.prompt = f"{self.dealer} deals and bids last: what may {self.dealer} not bid?"
         self.choices = [(b, str(b)) for b in range(pos["hand_size"] + 1)]
         self.table = table(replay, pos, totals=False)
+
+    def _correct(self) -> Any:
+        return self.forbidden
 
     def check(self, given: Any) -> Feedback:
         bid = self._choice(given)
@@ -359,6 +379,9 @@ class LegalPlays(Exercise):
         self.prompt = (f"Which of these may {self.seat} play? Choose every card "
                        f"{self.seat} may play now (none, if none).")
         self.table = table(replay, self.cursor.position, totals=False)
+
+    def _correct(self) -> Any:
+        return list(self.legal)
 
     def check(self, given: Any) -> Feedback:
         if isinstance(given, str) or not hasattr(given, "__iter__"):
@@ -432,6 +455,9 @@ class HandScore(Exercise):
             cards = ", ".join(faces[c][4] for c in held) or "no card"
             return f"{name}'s points against are the cards left in hand: {cards}"
         return f"{name}'s points against are the {pos['hand_counts'][s]} cards left in hand"
+
+    def _correct(self) -> Any:
+        return self.score
 
     def check(self, given: Any) -> Feedback:
         value = given

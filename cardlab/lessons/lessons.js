@@ -239,7 +239,8 @@ function renderQuiz(model, root) {
         if (text === reveal.played) marks.push(data.seat || "played");
         if (text === reveal.best) marks.push("best");
         tr.append(el("td", null, label + (marks.length ? `  (${marks.join(", ")})` : "")),
-          el("td", null, Number(mean).toFixed(1)), el("td", null, Number(se).toFixed(1)));
+          el("td", null, Number(mean).toFixed(1).replace("-", "\u2212")),
+          el("td", null, Number(se).toFixed(1)));
         if (text === reveal.chosen || text === reveal.played) tr.classList.add("cardlab-mine");
         t.append(tr);
       });

@@ -165,6 +165,9 @@ class Quiz:
                         f"played out by the {self.bot} bot"), result.low_score_wins
 
     def _text(self, row: dict[str, Any], game: str) -> str:
+        def num(value: float) -> str:  # a typographic minus, as the viewer writes it
+            return f"{value:.1f}".replace("-", "\u2212")
+
         chosen, played = pretty(game, row["chosen"]), pretty(game, row["played"])
         head = (f"You chose {chosen}, as {self.name} did." if row["same"] else
                 f"You chose {chosen}; {self.name} chose {played}.")
@@ -172,13 +175,13 @@ class Quiz:
             return head
         word = "points against" if game == "whot" else "points"
         parts = [head, f"The advisor's best: {pretty(game, row['best'])} "
-                       f"({row['best_value']:.1f} expected {word})."]
+                       f"({num(row['best_value'])} expected {word})."]
         if row["loss"] is not None:
-            mine = f"Yours: {row['chosen_value']:.1f}"
-            parts.append(f"{mine} ({row['loss']:.1f} worse than the best)." if row["loss"] > 0
+            mine = f"Yours: {num(row['chosen_value'])}"
+            parts.append(f"{mine} ({num(row['loss'])} worse than the best)." if row["loss"] > 0
                          else f"{mine}, the best.")
         if not row["same"] and row["played_loss"] is not None:
-            parts.append(f"{self.name}'s: {row['played_value']:.1f}.")
+            parts.append(f"{self.name}'s: {num(row['played_value'])}.")
         return " ".join(parts)
 
     def next(self) -> Quiz:
