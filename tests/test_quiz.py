@@ -141,3 +141,18 @@ def test_bad_input_is_a_clear_message():
     assert "answer this decision first" in live.error
     live._on_msg(live, {"type": "answer", "action": "hat +10"}, [])
     assert live.error == "" and live.reveal["chosen"] == "hat +10"
+
+
+def test_the_script_for_a_handout_is_what_the_quiz_shows_and_reveals():
+    whot = cardlab.example("whot-example")
+    q = Quiz(whot, "Ade", hand=1, rollouts=6, seed=4, bot="random")
+    script = q.script()
+    assert q.at == 0 and q.rows == []  # making the script answers nothing
+    assert len(script) == len(q.points)
+    for entry in script[:4]:
+        assert entry["data"] == q.data()
+        reveal = q.answer(q.choices()[-1])
+        assert entry["played"] == reveal["played"]
+        assert entry["values"] == reveal["values"] and entry["best"] == reveal["best"]
+        assert entry["source"] == reveal["source"]
+        q.next()

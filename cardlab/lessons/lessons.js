@@ -79,6 +79,12 @@ function drawTable(table, pickCard) {
   const lines = [...(table.info || [])];
   for (const key of ["trump", "hat", "call"]) if (table[key]) lines.push(table[key]);
   mid.append(el("div", "cardlab-lesson-info", lines.join(" · ")));
+  if (table.call_card) { // Whot: the card on the pile, which the next card must follow
+    const call = el("div", "cardlab-lesson-played cardlab-lesson-call");
+    call.append(card(table.cards, table.call_card, false),
+      el("div", "cardlab-lesson-by", "call card"));
+    mid.append(call);
+  }
   const tk = table.trick;
   if (tk && tk.c && tk.c.length) {
     const trick = el("div", "cardlab-lesson-trick");

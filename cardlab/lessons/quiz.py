@@ -84,7 +84,9 @@ class Quiz:
 
     def position(self) -> dict[str, Any]:
         """The seat's view of the position of the current decision."""
-        point = self._point()
+        return self._position_at(self._point())
+
+    def _position_at(self, point: Any) -> dict[str, Any]:
         cur = self._cursor
         return cur.goto(cur.find(point.hand, point.index)).position
 
@@ -99,14 +101,18 @@ class Quiz:
             return {"done": True, "seat": self.name,
                     "summary": f"The quiz is over: {len(self.rows)} decisions, "
                                f"{agree} the same as played."}
-        pos = self.position()
+        return self._data_at(self.at)
+
+    def _data_at(self, k: int) -> dict[str, Any]:
+        point = self.points[k]
+        pos = self._position_at(point)
         game = self.replay.game
         word = "game" if game == "whot" else "hand"
         return {"done": False, "seat": self.name, "game": game,
-                "prompt": f"{word.capitalize()} {self.hand}: you are {self.name}. "
+                "prompt": f"{word.capitalize()} {point.hand}: you are {self.name}. "
                           "What do you play next?",
                 # not "of N": how many decisions are left would tell of the future
-                "progress": f"decision {self.at + 1}",
+                "progress": f"decision {k + 1}",
                 "choices": [[t, pretty(game, t)] for t in pos["legal"]],
                 "table": table(self.replay, pos, legal=True)}
 
@@ -183,6 +189,25 @@ class Quiz:
         if not row["same"] and row["played_loss"] is not None:
             parts.append(f"{self.name}'s: {num(row['played_value'])}.")
         return " ".join(parts)
+
+    def script(self) -> list[dict[str, Any]]:
+        """Every decision as a page with no kernel needs it (an offline handout that checks
+        answers in the browser): ``data`` as the widget shows it before the answer, and the
+        key, ``played``, ``values`` (``[text, as read, mean, stderr]``, best first), ``best``
+        and ``source``. The key is the future: never put it in the live widget's data.
+        Does not move the quiz."""
+        out = []
+        game = self.replay.game
+        for k, point in enumerate(self.points):
+            action = self.replay.line(point.hand)[point.index]
+            values, source, low = self._values(point, action.eval)
+            sign = -1.0 if low else 1.0
+            ranked = sorted(values.items(), key=lambda kv: -sign * kv[1][0])
+            out.append({"data": self._data_at(k), "played": action.act,
+                        "played_text": pretty(game, action.act),
+                        "values": [[t, pretty(game, t), v[0], v[1]] for t, v in ranked],
+                        "best": ranked[0][0] if ranked else None, "source": source})
+        return out
 
     def next(self) -> Quiz:
         """On to the next decision (answer this one first)."""
