@@ -558,7 +558,7 @@ class BobsHatState(TrickTaking):
     def _copy_lists_into(self, other: BobsHatState) -> None:
         other.bids = self.bids[:]
         other.no_bid_used = self.no_bid_used[:]
-        other.sheet = [row[:] for row in self.sheet]
+        other.sheet = list(map(list.copy, self.sheet))  # each row copied, with no Python loop
         other.row = self.row[:]
         other.reneges = self.reneges[:]
 

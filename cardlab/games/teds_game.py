@@ -545,7 +545,7 @@ class TedsGameState(TrickTaking):
         other.bids = self.bids[:]
         other.changes = self.changes[:]
         other.reneges = self.reneges[:]
-        other.sheet = [row[:] for row in self.sheet]
+        other.sheet = list(map(list.copy, self.sheet))  # each row copied, with no Python loop
         other.row = self.row[:]
 
     def seat_fields(self, seat: int | None) -> dict[str, Any]:
