@@ -31,7 +31,9 @@ function card(data, code, onClick, extra) {
   const node = button("cardlab-card cardlab-c-" + face[2] + (extra ? " " + extra : ""), null,
     face[4]);
   node.dataset.code = code;
-  node.append(el("span", "cardlab-rank", face[0]), el("span", "cardlab-mark", face[1]));
+  // a word for a mark (Whot's WHOT) is set smaller than a symbol
+  node.append(el("span", "cardlab-rank", face[0]),
+    el("span", "cardlab-mark" + (face[1].length > 1 ? " cardlab-word" : ""), face[1]));
   if (face[3]) node.classList.add("cardlab-hat-card");
   if (onClick) node.addEventListener("click", onClick); else node.disabled = true;
   return node;
@@ -49,7 +51,7 @@ function render({ model, el: host }) {
 
   const send = (message) => model.send(message);
 
-  function slotBox(data, slot, label, cards, full) {
+  function slotBox(data, slot, label, cards, full, words) {
     const box = el("div", "cardlab-rec-slot");
     box.dataset.slot = slot;
     if (slot === selected) box.classList.add("cardlab-selected");
@@ -61,7 +63,8 @@ function render({ model, el: host }) {
       row.append(card(data, code, () => send({ type: "unpick", text: code }), "cardlab-small"));
     }
     if (full) box.classList.add("cardlab-full");
-    box.append(head, row);
+    box.append(head);
+    if (cards.length || !words) box.append(row); // Bob's Hat's trump box holds words only
     return box;
   }
 
@@ -81,7 +84,8 @@ function render({ model, el: host }) {
         slots.append(slotBox(data, "seat:" + s, label, hand, hand.length >= data.sizes[s]));
       });
       const extra = data.extra;
-      const box = slotBox(data, extra.slot, extra.label, extra.cards, false);
+      const box = slotBox(data, extra.slot, extra.label, extra.cards, false,
+        extra.choices.length > 0);
       for (const word of extra.choices) {
         const pick = button("cardlab-rec-trump", word, "trump: " + word);
         pick.dataset.word = word;

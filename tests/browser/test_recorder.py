@@ -30,12 +30,18 @@ ROOT_SEL = ".cardlab-recorder"
 SHOTS = Path("/tmp/shots")
 
 
-def notebook(path: str) -> dict[str, Any]:
+def cell(*lines: str) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+            "source": [line + "\n" for line in lines[:-1]] + [lines[-1]]}
+
+
+def notebook(path: str, bobs: str, whot: str) -> dict[str, Any]:
     return {
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                   "source": ["from cardlab.lessons.recorder import Recorder\n",
-                              f"rec = Recorder({path!r}, 'teds-game', players=3, "
-                              "seats=['Tone', 'Remo', 'Brad'], start_size=1)\n", "rec"]}],
+        "cells": [cell("from cardlab.lessons.recorder import Recorder",
+                       f"rec = Recorder({path!r}, 'teds-game', players=3, "
+                       "seats=['Tone', 'Remo', 'Brad'], start_size=1)", "rec"),
+                  cell(f"Recorder({bobs!r}, 'bobs-hat', players=3, hands=1)"),
+                  cell(f"Recorder({whot!r})")],
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
                                     "name": "python3"}},
         "nbformat": 4, "nbformat_minor": 5,
@@ -50,7 +56,14 @@ def recorder(request: pytest.FixtureRequest, lab: harness.LabServer,
     folder.mkdir(exist_ok=True)
     name = f"recorder/record-{theme}.ipynb"
     saved = folder / f"class-{theme}.json"
-    (lab.work / name).write_text(json.dumps(notebook(saved.name)))
+    # a Whot game already begun (a seeded deal, three actions), for the recorder to go on with
+    table = cardlab.new_game("whot", players=3, seed=2, rubber="single")
+    for _ in range(3):
+        table.apply(table.state.legal_actions()[0])
+    table.replay.seed = None
+    table.save(folder / f"whot-{theme}.json")
+    (lab.work / name).write_text(json.dumps(notebook(saved.name, f"bobs-{theme}.json",
+                                                     f"whot-{theme}.json")))
     lab.set_theme(theme)
     page = chromium.new_page(viewport={"width": 1024, "height": 768})
     local = harness.Offline(page, allow=(lab.url + "/",))
@@ -201,3 +214,33 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
     assert cardlab.load(kernel) == replay
     shoot(page, root, f"recorder-{theme}-over-1024x768.png")
     check_accessible(page, root)
+
+
+def test_bobs_hat_and_whot_recorders(recorder: tuple[Any, Any, Path]) -> None:
+    """Bob's Hat's deal takes a trump word; a Whot file already begun goes on in the
+    browser, its call card in the centre, a card clicked in the hand of the seat to act."""
+    page, _, saved = recorder
+    theme = "light" if page.evaluate("() => document.body.dataset.jpThemeLight") == "true" \
+        else "dark"
+    bobs = page.locator(ROOT_SEL).nth(1)
+    bobs.locator("button.cardlab-rec-trump[data-word='gray']").click()
+    page.wait_for_function("(sel) => document.querySelectorAll(sel)[1].querySelector("
+                           "\"[data-word='gray']\").getAttribute('aria-pressed') === 'true'",
+                           arg=ROOT_SEL, timeout=30_000)
+    bobs.locator(".cardlab-rec-deck .cardlab-card[data-code='blue14']").click()
+    bobs.locator(".cardlab-rec-slot[data-slot='seat:0'] [data-code='blue14']").wait_for()
+    shoot(page, bobs, f"recorder-{theme}-bobs-deal-1024x768.png")
+    whot = page.locator(ROOT_SEL).nth(2)
+    assert whot.get_attribute("data-entries") == "5"  # the cut, the deal, three actions
+    assert whot.locator(".cardlab-rec-centre .cardlab-card[data-code]").count() == 1
+    legal = whot.locator(".cardlab-rec-seat.cardlab-to-act .cardlab-legal")
+    choices = whot.locator("button.cardlab-rec-choice")
+    if legal.count():
+        legal.first.click()
+    else:
+        choices.first.click()
+    page.wait_for_function("(sel) => document.querySelectorAll(sel)[2].dataset.entries === '6'",
+                           arg=ROOT_SEL, timeout=30_000)
+    assert len(cardlab.load(saved.with_name(f"whot-{theme}.json")).hands[0].actions) == 4
+    shoot(page, whot, f"recorder-{theme}-whot-1024x768.png")
+    check_accessible(page, whot)
