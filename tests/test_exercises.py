@@ -308,6 +308,12 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     assert "hand" in out_of_range.error and "3" in out_of_range.error
     past_end = ex.exercise("trick-winner", review, hand=1, index=99)
     assert "hand 1 has no step 99" in past_end.error
+    assert "the trick-winner exercise takes no 'seat'; its options are view, session" in \
+        ex.exercise("trick-winner", review, hand=1, index=9, seat="Tone").error
+    assert "hands count from 1: the replay has hands 1 to 2, not '1'" in \
+        ex.exercise("trick-winner", review, hand="1", index=9).error
+    assert "index is the number of actions made, not '9'" in \
+        ex.exercise("trick-winner", review, hand=1, index="9").error
     not_a_seat = ex.exercise("hand-score", review, hand=1, seat="Bob")
     assert "no seat called 'Bob'; the seats are Tone, Remo, Kathrine, Brad" in not_a_seat.error
 

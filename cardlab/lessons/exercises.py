@@ -488,6 +488,11 @@ def make(kind: str, replay: Replay, hand: int, index: int | None = None, **optio
     position does not suit it."""
     if kind not in CLASSES:
         raise CardlabError(f"no exercise {kind!r}; the kinds are {', '.join(KINDS)}")
+    allowed = ["view", "session"] + (["seat"] if kind in ("legal-plays", "hand-score") else [])
+    for key in options:
+        if key not in allowed:
+            raise CardlabError(f"the {kind} exercise takes no {key!r}; its options are "
+                               f"{', '.join(allowed)}")
     return CLASSES[kind](replay, hand, index, **options)
 
 

@@ -176,6 +176,8 @@ function renderExercise(model, root) {
     input.type = "text";
     input.inputMode = "numeric";
     input.setAttribute("aria-label", "the score");
+    input.value = root.cardlabTyped || ""; // what was typed stays after the feedback
+    input.addEventListener("input", () => { root.cardlabTyped = input.value; });
     label.append(input);
     const check = button("cardlab-check", "Check");
     const go = () => send(input.value);

@@ -166,6 +166,7 @@ def test_one_exercise_of_each_kind_and_a_quiz_step(lesson: tuple[Any, str]) -> N
     wait_text(page, "hand-score", ".cardlab-lesson-feedback.cardlab-right",
               "Right: −5. Kathrine: most blue −5.")
     wait_text(page, "hand-score", ".cardlab-lesson-score", "3 right of 4")
+    assert score.locator("input.cardlab-answer").input_value() == "-5"  # kept beside the verdict
     shoot(page, score, f"exercise-{theme}-score-1024x768.png")
     # an exercise on a position where nobody is to act: its message, no traceback
     bad = root_of(page, "bad")
