@@ -268,6 +268,9 @@ def test_bad_input_is_a_clear_message_in_the_widget(tmp_path: Path, game: str,
     send(rec, type="pick", slot="seat:0", text=code)
     assert "no deal or draw is due" in rec.message
     rec._on_message(rec.widget, ["not", "a", "dict"], [])
+    send(rec, type="enter", text="play " + "x" * 10_000)
+    assert rec.message == "an entry is a card code or an action, at most 200 characters, " \
+        "not 10,005"
     send(rec, type="enter", text=first.act, seat=first.seat)
     assert rec.message == "" and rec.replay.hands[0].actions[0] == first
 

@@ -43,6 +43,7 @@ anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[not
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent
+MAX_TEXT = 200  # the longest entry the widget takes from the browser
 TRUMP_WORDS = {"bobs-hat": ("blue", "red", "black", "gray")}  # Bob's Hat's four trump cards
 
 
@@ -496,6 +497,10 @@ class Recorder:
             return
         kind = content.get("type")
         text = str(content.get("text", ""))
+        if len(text) > MAX_TEXT:  # no code or action is this long: refused before parsing
+            self._refuse(CardlabError(f"an entry is a card code or an action, at most "
+                                      f"{MAX_TEXT} characters, not {len(text):,}"))
+            return
         slot = content.get("slot")
         slot = str(slot) if isinstance(slot, str) and slot else None
         if kind == "enter":
