@@ -16,7 +16,7 @@ and with the leader and the score summary it is the whole key of the transpositi
 >>> # holds 1 and 2. The summary counts seat 0's tricks; the leaf scores them as they are.
 >>> s = Search(2, 0, [0, 0, 0, 0], [0b1111], -1, [0b1001, 0b0110], 0, 0, [1, 0],
 ...            [0, 0, 0, 0], 0, -1, 0, 0, -1, lambda summary, hat: summary)
->>> s.root_values([], 0, 2, 0, -1)  # seat 0 leads: the 3 wins one trick, the 0 loses one
+>>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
 """
 
@@ -133,8 +133,8 @@ class Search:
                 self.win_card = card
 
     def root_values(self, trick: list[int], leader: int, tricks_left: int,
-                    turn: int, only: int) -> dict[int, int]:
-        """Each legal card of ``turn`` → its exact value (``only`` >= 0: that card alone).
+                    turn: int) -> dict[int, int]:
+        """Each legal card of ``turn`` → its exact value.
 
         ``tricks_left`` counts the tricks not yet won, the current one included.
         """
@@ -144,8 +144,6 @@ class Search:
         reps = self._representatives(turn, legal)
         guess = -INF  # none yet: _exact starts from the score as it stands
         for card in reps:
-            if only >= 0 and not self._same_class(turn, card, only):
-                continue
             val = self._exact(turn, card, guess)
             guess = val
             for other in self._class_of(turn, card, legal):
@@ -245,9 +243,6 @@ class Search:
             out.append(nxt)
             high = nxt
         return out
-
-    def _same_class(self, turn: int, card: int, other: int) -> bool:
-        return other in self._class_of(turn, card, self._legal(turn))
 
     # -- the search ----------------------------------------------------------------------
     def _final(self) -> int:

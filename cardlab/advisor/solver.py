@@ -52,7 +52,7 @@ def solve(state: State, seat: int) -> dict[int, int]:
     search, turn, trick, leader, left = _prepare(state, seat)
     if search is None:
         return dict.fromkeys(state.legal_actions(), _constant(state, seat))
-    values = search.root_values(trick, leader, left, turn, -1)
+    values = search.root_values(trick, leader, left, turn)
     return {card: values[card] for card in state.legal_actions()}
 
 
