@@ -1,15 +1,18 @@
 """The hot loops of the engines, compiled to C by mypyc when cardlab is installed.
 
 Simulations and the speed targets spend nearly all their time in a few loops: shuffling the
-deck for a deal, sorting each dealt hand into suits, copying hands for a clone, and playing
-cards to tricks. They live here, written once in plain typed Python. ``pip install`` (and so
+deck for a deal, sorting each dealt hand into suits, copying hands for a clone, playing cards
+to tricks, and the protocol loop itself (``legal_actions()``, then ``apply()``, step after
+step). They live here, written once in plain typed Python. ``pip install`` (and so
 ``make lab`` and ``make test``) compiles this one module with mypyc when a C compiler is at
 hand; otherwise, or with ``CARDLAB_PURE=1`` set at install time, the same source runs as
 ordinary Python and gives the same results, only slower. :data:`COMPILED` says which one was loaded.
 
-The engines call these functions and nothing else here; the rules of each game stay in its
-own module. Trick play is shared by every trick-taking game, so :func:`play_cards` is the one
-place where a card goes on a trick and a trick is won.
+The engines call these functions, and the trick-taking games' states inherit
+:class:`TrickTable` (the trick state, and ``legal_actions``/``apply`` compiled); the rules of
+each game (bids, the hat, the hook, scoring) stay in its own module, reached through the
+table's hooks. Trick play is shared by every trick-taking game, so :func:`play_cards` is the
+one place where a card goes on a trick and a trick is won.
 
 >>> shuffle_prefix(bytes([0, 0, 0, 0, 0, 0, 0, 128, 255, 255, 255, 255]), 52, 3)
 [0, 26, 51]
