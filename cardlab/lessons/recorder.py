@@ -589,7 +589,7 @@ class Recorder:
 
     def _centre(self, pos: dict[str, Any], used: set[str]) -> list[list[Any]]:
         """Lines of the centre of the table: ``[label, text, [codes]]``."""
-        game, seats = self.game, self.replay.seats
+        seats = self.replay.seats
         lines: list[list[Any]] = []
         if pos.get("trump") is not None or "trump" in pos:
             lines.append(["trump", str(pos.get("trump") or "none (gray)"), []])
@@ -610,7 +610,6 @@ class Recorder:
             lines.append(["stock", f"{pos.get('stock_size', 0)} cards", []])
         for line in lines:
             used.update(line[2])
-        del game
         return lines
 
 
