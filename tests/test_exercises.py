@@ -297,8 +297,12 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     widget._on_msg(widget, {"type": "answer", "value": "blue14"}, [])
     assert widget.feedback["right"] is False and "highest blue" in widget.feedback["text"]
     assert widget.score == {"right": 0, "asked": 1}
-    widget._on_msg(widget, {"type": "answer", "value": "red99"}, [])
-    assert "'red99' is not one of the choices" in widget.feedback["error"]
+    widget._on_msg(widget, {"type": "answer", "value": "red7"}, [])
+    assert "'red7' is not one of the choices: blue20, blue14, blue9, blue5" in \
+        widget.feedback["error"]
+    widget._on_msg(widget, {"type": "answer", "value": "purple9"}, [])  # the deck's words
+    assert widget.feedback["error"].startswith("'purple9' is not a Where's Bob's Hat? card")
+    assert widget.score == {"right": 0, "asked": 1}  # bad answers are not counted
     bad = ex.exercise("legal-plays", review, hand=1, index=None)
     assert bad.data == {} and "nobody is to act" in bad.error
     assert bad.answer("blue9") is None

@@ -120,7 +120,8 @@ def test_bad_input_is_a_clear_message():
     with pytest.raises(CardlabError, match="answer this decision first"):
         q.next()
     with pytest.raises(CardlabError, match=r"'play blue99' is not an action Brad may take "
-                                           r"here; the choices are hat \+10, hat -10"):
+                                           r"here \('blue99' is not a Where's Bob's Hat\? "
+                                           r"card .*\); the choices are hat \+10, hat -10"):
         q.answer("play blue99")
     q.answer("hat -10")
     with pytest.raises(CardlabError, match="this decision is answered"):
@@ -156,3 +157,21 @@ def test_the_script_for_a_handout_is_what_the_quiz_shows_and_reveals():
         assert entry["values"] == reveal["values"] and entry["best"] == reveal["best"]
         assert entry["source"] == reveal["source"]
         q.next()
+
+
+def test_an_action_the_rules_refuse_gets_the_engines_reason():
+    review = cardlab.example("norwegian-review")
+    q = Quiz(review, "Kathrine", hand=1, advisor=False)
+    while q.index != 7:  # Kathrine's first card: she must follow blue
+        q.answer(q.choices()[0])
+        q.next()
+    assert q.choices() == ["play blue9", "play blue15", "play blue17"]
+    with pytest.raises(CardlabError, match=r"'play red11' is not an action Kathrine may take "
+                                           r"here \(Kathrine must follow blue, the suit led: "
+                                           r"Kathrine holds blue9, blue15, blue17\)"):
+        q.answer("play red11")
+    with pytest.raises(CardlabError, match=r"'play purple9' is not an action Kathrine may take "
+                                           r"here \('purple9' is not a Where's Bob's Hat\? card"):
+        q.answer("play purple9")
+    with pytest.raises(CardlabError, match=r"Kathrine does not hold blue20"):
+        q.answer("play blue20")

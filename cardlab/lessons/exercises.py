@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cursor import Cursor
-from ..errors import CardlabError
+from ..errors import CardCodeError, CardlabError
 from ..frames import require
 from ..replay import Replay
 from ..view.movie import seat_index
@@ -219,6 +219,13 @@ class Exercise:
     def _choice(self, given: Any) -> Any:
         values = [v for v, _ in self.choices]
         if given not in values or isinstance(given, bool):
+            if isinstance(given, str) and self.kind in ("trick-winner", "legal-plays"):
+                try:  # the deck's own words for a code that is no card at all
+                    self.cursor.state.parse_action(f"play {given}")
+                except CardCodeError as err:
+                    raise CardlabError(getattr(err, "reason", str(err))) from None
+                except CardlabError:
+                    pass
             raise CardlabError(f"{given!r} is not one of the choices: "
                                f"{', '.join(str(v) for v in values)}")
         return given

@@ -125,8 +125,15 @@ class Quiz:
         point = self._point()
         legal = self.choices()
         if action not in legal:
-            raise CardlabError(f"{action!r} is not an action {self.name} may take here; the "
-                               f"choices are {', '.join(legal)}")
+            why = ""
+            if isinstance(action, str):
+                state = self._cursor.state.clone()  # the cursor stands on this decision
+                try:  # the engine's own words: not a card, not held, must follow...
+                    state.act(action)
+                except CardlabError as err:
+                    why = f" ({getattr(err, 'reason', str(err))})"
+            raise CardlabError(f"{action!r} is not an action {self.name} may take here{why}; "
+                               f"the choices are {', '.join(legal)}")
         line = self.replay.line(point.hand)
         played = line[point.index].act
         values, source, low = self._values(point, line[point.index].eval)
