@@ -29,6 +29,8 @@ INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which
 # keeps a long search (10 cards each) within a few hundred MB and changes no value.
 MAX_TABLE: Final = 1_000_000
+# Positions with fewer tricks left than this are searched again rather than kept.
+STORE_FROM: Final = 2
 
 
 class Search:
@@ -67,6 +69,8 @@ class Search:
         self.leaf = leaf
         self.leaves: dict[int, int] = {}
         self.table: dict[int, tuple[int, int, int]] = {}
+        self.max_table = MAX_TABLE
+        self.store_from = STORE_FROM
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int]] | None = None
@@ -302,6 +306,8 @@ class Search:
                 return high
             if low >= beta:
                 return low
+        if left < self.store_from:  # a small subtree: cheaper to search than to remember
+            return self._choose_card(leader, alpha, beta, -1)[0]
         key = (((reduced * 2 + (self.holder_is_seat & self.hat_matters)) * self.nseats
                 + leader) << self.ncards) | self.remaining
         entry = self.table.get(key)
@@ -329,7 +335,7 @@ class Search:
             low = val
         else:
             low = high = val
-        if len(self.table) >= MAX_TABLE:
+        if len(self.table) >= self.max_table:
             self.table.clear()
         self.table[key] = (low, high, card)
         return val
