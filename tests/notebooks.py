@@ -22,6 +22,11 @@ state JupyterLab saves (`problems`); `strip` removes it. From the repository roo
     .venv/bin/python tests/notebooks.py --strip notebooks/*.ipynb   # clean them in place
     .venv/bin/python tests/notebooks.py                             # list what is not clean
 
+As a git clean filter, git itself commits every notebook stripped (a run leaves no diff)::
+
+    git config filter.notebook-strip.clean ".venv/bin/python tests/notebooks.py --filter"
+    echo 'notebooks/**/*.ipynb filter=notebook-strip' >> .git/info/attributes
+
 >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1", id="a")])
 >>> nb.cells[0].execution_count = 1
 >>> problems(nb)
@@ -189,8 +194,18 @@ def execute(name: str, probes: Mapping[str, str] | None = None, *,
 
 
 def main(argv: list[str]) -> int:
-    """``--strip PATH...`` cleans the notebooks in place; ``[PATH...]`` lists their problems
+    """``--strip PATH...`` cleans the notebooks in place; ``--filter`` cleans the notebook on
+    standard input to standard output (a git clean filter); ``[PATH...]`` lists their problems
     (every committed notebook when no path is given) and exits 1 if there are any."""
+    if argv == ["--filter"]:
+        text = sys.stdin.read()
+        try:
+            nb = nbformat.reads(text, as_version=4)
+        except Exception as err:  # git keeps the file as it is when a clean filter fails
+            print(f"tests/notebooks.py --filter: not a notebook ({err})", file=sys.stderr)
+            return 1
+        sys.stdout.write(dumps(strip(nb)))
+        return 0
     clean = argv[:1] == ["--strip"]
     paths = [Path(a) for a in argv[1 if clean else 0:]] or committed()
     bad = 0

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import doctest
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -50,7 +51,9 @@ def test_committed_notebooks_carry_no_outputs(path: Path) -> None:
         f"{path.relative_to(ROOT)} holds run-time state; clean it with "
         f"`.venv/bin/python tests/notebooks.py --strip {path.relative_to(ROOT)}`")
     # and it is byte for byte what the cleaner writes, so a clean save is no diff either
-    assert path.read_text(encoding="utf-8") == notebooks.dumps(nb)
+    assert path.read_text(encoding="utf-8") == notebooks.dumps(nb), (
+        f"{path.relative_to(ROOT)} is not laid out as nbformat writes it; "
+        f"`.venv/bin/python tests/notebooks.py --strip {path.relative_to(ROOT)}` rewrites it")
 
 
 def test_the_folder_holds_every_notebook():
@@ -91,6 +94,26 @@ def test_problems_name_each_kind_of_state_and_strip_removes_it(tmp_path):
     assert clean.metadata["cardlab"] == {notebooks.EXECUTED_BY: HERE}
     assert clean.metadata["language_info"] == {"name": "python"}
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left beside it
+
+
+def test_the_git_filter_strips_what_it_reads(tmp_path):
+    executed = notebooks.read(ROOT / "notebooks" / WHOT)
+    executed.cells[1].execution_count = 1
+    executed.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="hi\n")]
+    executed.metadata["widgets"] = {"state": {}}
+    git = ["git", "-c", f"filter.strip.clean={sys.executable} {ROOT / 'tests' / 'notebooks.py'}"
+           " --filter", "-C", str(tmp_path)]
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitattributes").write_text("*.ipynb filter=strip\n", encoding="utf-8")
+    (tmp_path / WHOT).write_text(notebooks.dumps(executed), encoding="utf-8")
+    subprocess.run([*git, "add", WHOT], check=True)
+    staged = subprocess.run([*git, "show", f":{WHOT}"], check=True, capture_output=True,
+                            text=True).stdout
+    assert staged == (ROOT / "notebooks" / WHOT).read_text(encoding="utf-8")
+    # what is not a notebook fails the filter with the reason (git then stores the file as is)
+    bad = subprocess.run([sys.executable, str(ROOT / "tests" / "notebooks.py"), "--filter"],
+                         input="{not json", capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stdout == "" and "not a notebook" in bad.stderr
 
 
 def test_a_probe_reads_the_kernel_right_after_its_cell_and_nothing_is_saved(tmp_path):
