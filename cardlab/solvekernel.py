@@ -43,7 +43,8 @@ class Search:
     hat's holder now; ``leaf(summary, seat_holds_hat)``: the seat's hand score at the end.
     ``lo``/``hi``: optional bounds on that score, ``[fewest][most]`` for a summary (the
     seat's tricks, when ``count_cards`` is 0) that ends from ``fewest`` to ``most``, or empty;
-    ``bound(summary, seat_holds_hat, cards_in_play)``: optional bounds computed by the game.
+    ``bound(summary, seat_holds_hat, cards_in_play)``: optional bounds computed by the game,
+    with the table's key for the summary (see :meth:`set_bound`).
     """
 
     def __init__(self, nseats: int, seat: int, suit_of: list[int], suit_mask: list[int],
@@ -73,9 +74,9 @@ class Search:
         self.store_from = STORE_FROM
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
-        self.bound: Callable[[int, int, int], tuple[int, int]] | None = None
+        self.bound: Callable[[int, int, int], tuple[int, int, int]] | None = None
         self.bound_masks: list[int] = []
-        self.bounds: dict[int, tuple[int, int]] = {}
+        self.bounds: dict[int, tuple[int, int, int]] = {}
         self.remaining = 0
         for held in hands:
             self.remaining |= held
@@ -95,10 +96,13 @@ class Search:
         self.lo = lo
         self.hi = hi
 
-    def set_bound(self, bound: Callable[[int, int, int], tuple[int, int]],
+    def set_bound(self, bound: Callable[[int, int, int], tuple[int, int, int]],
                   masks: list[int]) -> None:
         """Bounds on the final score from the summary, the hat and the cards still held,
-        asked at the start of each trick (they must hold whatever is played from there).
+        asked at the start of each trick (they must hold whatever is played from there),
+        and the summary's part of the table's key: two positions with the same cards held,
+        leader and key part must end with the same score whatever is played (so the game
+        may leave out of it what can no longer change the score).
 
         ``bound`` may depend on the cards still held only through how many of each of
         ``masks`` are left, and on the summary only through its ``key_mask`` part: its
@@ -301,15 +305,16 @@ class Search:
             if got is None:
                 got = bound(self.summary, self.holder_is_seat, remaining)
                 self.bounds[bkey] = got
-            low, high = got
+            low, high, part = got
             if low == high or high <= alpha:
                 return high
             if low >= beta:
                 return low
+        else:
+            part = reduced * 2 + (self.holder_is_seat & self.hat_matters)
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose_card(leader, alpha, beta, -1)[0]
-        key = (((reduced * 2 + (self.holder_is_seat & self.hat_matters)) * self.nseats
-                + leader) << self.ncards) | self.remaining
+        key = ((part * self.nseats + leader) << self.ncards) | self.remaining
         entry = self.table.get(key)
         best_card = -1
         if entry is not None:

@@ -188,8 +188,9 @@ def _bobs_leaf(state: bobs_hat.BobsHatState, seat: int) -> Callable[[int, int], 
 
 
 def _bobs_bound(state: bobs_hat.BobsHatState, seat: int, suit_mask: list[int],
-                hat_mask: int) -> Callable[[int, int, int], tuple[int, int]]:
-    """Bounds on the seat's hand score at the start of a trick, for pruning.
+                hat_mask: int) -> Callable[[int, int, int], tuple[int, int, int]]:
+    """Bounds on the seat's hand score at the start of a trick, for pruning, and the key
+    of the summary for the transposition table.
 
     The seat scores each of its bids, plus the hat, on its own (``score_hand`` adds them), so
     the score lies between the sums of each part's lowest and highest. A part's range is
@@ -197,6 +198,12 @@ def _bobs_bound(state: bobs_hat.BobsHatState, seat: int, suit_mask: list[int],
     what can still happen: every way the cards of the colour still held (most) or the
     tricks still to play (fewest) could be shared among the seats. The hat adds its value
     when the seat ends with it, 0 when not; once no 14 or 15 is left, that is settled.
+
+    The key holds, for each part, what its score depends on (a most bid: that colour's
+    counts; fewest: each seat's total; the hat: whether the seat holds it, once no 14 or 15
+    is left to take it away), or its score once the part's range is one number (settled:
+    no card still to play can change it). Positions that agree on it end with the same score
+    whatever is played.
     """
     n = state.nseats
     flags = state.bids[seat]
@@ -235,31 +242,40 @@ def _bobs_bound(state: bobs_hat.BobsHatState, seat: int, suit_mask: list[int],
         return got
 
 
-    def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int]:
+    def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int, int]:
         # It reads the counts the key mask keeps, and of the cards in play only how many
         # there are of each colour bid most, of the hat cards, and in all (the kernel keeps
         # its answers under those).
         low = high = carried
+        key = 1  # a leading 1: the fields below then read back one way only
         counts = [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
                    for c in range(3)] for s in range(n)]
-        for suit in most:
-            a, b = part(suit, tuple(counts[s][suit] for s in range(n)),
-                        (in_play & suit_mask[suit]).bit_count())
-            low += a
-            high += b
+        fields: list[tuple[int, tuple[int, ...], int]] = [
+            (suit, tuple(counts[s][suit] for s in range(n)),
+             (in_play & suit_mask[suit]).bit_count()) for suit in most]
         if fewest:
-            a, b = part(-1, tuple(sum(counts[s]) for s in range(n)),
-                        in_play.bit_count() // n)
+            fields.append((-1, tuple(sum(counts[s]) for s in range(n)),
+                           in_play.bit_count() // n))
+        for kind, start, more in fields:
+            a, b = part(kind, start, more)
             low += a
             high += b
+            if a == b:  # settled: its score, offset to be positive
+                key = (key << 1 | 1) << 12 | (a + 2048)
+            else:
+                key <<= 1
+                for count in start:
+                    key = key << 7 | count
         if hat_value:
             if in_play & hat_mask:
                 low += min(0, hat_value)
                 high += max(0, hat_value)
-            elif holds_hat:
-                low += hat_value
-                high += hat_value
-        return low, high
+            else:
+                key = key << 1 | holds_hat
+                if holds_hat:
+                    low += hat_value
+                    high += hat_value
+        return low, high, key
     return bound
 
 
