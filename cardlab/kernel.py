@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from mypy_extensions import i64, mypyc_attr
 
@@ -192,6 +192,25 @@ class TrickTable:
             self._apply_other(action)
         elif not play_cards(self, action, None):
             self._illegal_play(action)
+
+    def clone_state(self, lists: tuple[str, ...], tables: tuple[str, ...]) -> TrickTable:
+        """A copy of the whole state: a new instance of the game's class, no ``__init__``.
+
+        The instance dict (the game's own attributes) is copied, with new copies of the
+        ``lists`` that a move changes in place and of each row of the ``tables`` (lists of
+        lists); the table's fields as :meth:`copy_table_into` gives them.
+        """
+        cls = type(self)
+        other: TrickTable = cls.__new__(cls)
+        mine: dict[str, Any] = self.__dict__
+        theirs = mine.copy()
+        for name in lists:
+            theirs[name] = list(mine[name])
+        for name in tables:
+            theirs[name] = [list(row) for row in mine[name]]
+        other.__dict__ = theirs
+        self.copy_table_into(other)
+        return other
 
     def copy_table_into(self, other: TrickTable) -> None:
         """Give ``other`` this table: what a move changes is copied, the rest is shared.

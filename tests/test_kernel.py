@@ -107,7 +107,7 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
 
 # The compiled kernel's functions the engines call, and TrickTable's methods (the games'
 # states inherit them): the pure run swaps every one of them for its source.
-TABLE_METHODS = ("start_tricks", "legal_actions", "apply", "copy_table_into")
+TABLE_METHODS = ("start_tricks", "legal_actions", "apply", "copy_table_into", "clone_state")
 
 
 @pytest.mark.parametrize("game, options", [

@@ -555,12 +555,9 @@ class BobsHatState(TrickTaking):
         """Finished hands plus the current hand's penalties (a renege counts at once)."""
         return [sum(col) for col in zip(*self.sheet, self.row, strict=True)]
 
-    def _copy_lists_into(self, other: BobsHatState) -> None:
-        other.bids = self.bids[:]
-        other.no_bid_used = self.no_bid_used[:]
-        other.sheet = list(map(list.copy, self.sheet))  # each row copied, with no Python loop
-        other.row = self.row[:]
-        other.reneges = self.reneges[:]
+    # what clone copies (see TrickTaking.clone)
+    _cloned_lists = ("bids", "no_bid_used", "row", "reneges")
+    _cloned_tables = ("sheet",)
 
     # -- what a seat may see ------------------------------------------------------------
     def _hat_hidden_from(self, seat: int, holder: int | None = None) -> bool:

@@ -541,12 +541,9 @@ class TedsGameState(TrickTaking):
             cards.append(self.turned)
         return cards
 
-    def _copy_lists_into(self, other: TedsGameState) -> None:
-        other.bids = self.bids[:]
-        other.changes = self.changes[:]
-        other.reneges = self.reneges[:]
-        other.sheet = list(map(list.copy, self.sheet))  # each row copied, with no Python loop
-        other.row = self.row[:]
+    # what clone copies (see TrickTaking.clone)
+    _cloned_lists = ("bids", "changes", "reneges", "row")
+    _cloned_tables = ("sheet",)
 
     def seat_fields(self, seat: int | None) -> dict[str, Any]:
         """The other players' hands are hidden from ``seat``, and so are another seat's

@@ -201,34 +201,32 @@ class TrickTaking(TrickTable, State):
             cards.extend(played)
         return cards
 
+    # The game's attributes that a move changes in place: lists to copy, and tables (lists
+    # of rows) whose rows are copied too. Everything else in the instance dict is shared.
+    _cloned_lists: tuple[str, ...] = ()
+    _cloned_tables: tuple[str, ...] = ()
+
     def clone(self: T) -> T:
         """An independent copy: what a move changes in place is copied, the rest is shared.
 
         Numbers, strings, tuples and the lists that are never changed after they are made
         (the dealt hands, the rules) are shared; the hands, the trick, the history
-        (:meth:`~cardlab.kernel.TrickTable.copy_table_into`) and the game's own lists
-        (``_copy_lists_into``) are copied.
+        (:meth:`~cardlab.kernel.TrickTable.copy_table_into`) and the game's own
+        ``_cloned_lists`` and ``_cloned_tables`` are copied, all in the compiled
+        :meth:`~cardlab.kernel.TrickTable.clone_state`.
         """
-        other = _new(type(self))
-        other.__dict__ = self.__dict__.copy()  # a copy of the whole dict: faster than update
-        self.copy_table_into(other)
-        self._copy_lists_into(other)
-        return other
+        return self.clone_state(self._cloned_lists, self._cloned_tables)  # type: ignore[return-value]
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and ``copy`` the compiled table's fields along with the game's own."""
         fields = {name: getattr(self, name) for name in TABLE_FIELDS}
         return (_restore, (type(self), self.__dict__.copy(), fields))
 
-    def _copy_lists_into(self, other: Any) -> None:
-        """Give ``other`` its own copy of each list of the game's that a move changes."""
-        raise NotImplementedError
-
     def dealt_cards(self) -> list[int]:
         return [card for cards in self.dealt_hands for card in cards]
 
 
-_new = TrickTable.__new__  # a state without __init__ (clone fills it in)
+_new = TrickTable.__new__  # a state without __init__ (unpickling fills it in)
 
 
 def _restore(cls: type[T], attributes: dict[str, Any], fields: dict[str, Any]) -> T:
