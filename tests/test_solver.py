@@ -107,14 +107,14 @@ def check_against_brute_force(state: State, rng: random.Random) -> None:
     assert state.snapshot() == before  # the solver leaves the position as it found it
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**32))
 def test_bobs_hat_values_are_brute_force_values(seed):
     rng = random.Random(seed)
     check_against_brute_force(bobs_position(rng), rng)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**32))
 def test_teds_game_values_are_brute_force_values(seed):
     rng = random.Random(seed)

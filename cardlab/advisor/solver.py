@@ -60,7 +60,7 @@ def value(state: State, seat: int) -> int:
     """The position's paranoid value for ``seat``: its hand score with best play on both sides.
 
     Equal to ``max(solve(state, seat).values())`` when ``seat`` is to act, and to the ``min``
-    otherwise, but found in one search.
+    otherwise, but found without valuing each card on its own.
     """
     search, turn, trick, leader, left = _prepare(state, seat)
     if search is None:
