@@ -166,7 +166,7 @@ def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
         os.killpg(proc.pid, signal.SIGINT)
     else:
         proc.send_signal(getattr(signal, how))
-    out, _ = proc.communicate()
+    out, _ = proc.communicate(timeout=600)  # a hang fails the test, not the whole run
     err = (tmp_path / "err").read_text()
     assert proc.returncode == (143 if how == "SIGTERM" else 130), err
     last = err.splitlines()[-1]
@@ -197,7 +197,7 @@ def test_an_interrupt_before_any_game_finished_writes_nothing(tmp_path):
                  "--workers", "0", "-o", "r.parquet", "--replays", "replays")
     wait_for_progress(tmp_path, proc, 0)
     proc.send_signal(signal.SIGTERM)
-    proc.communicate()
+    proc.communicate(timeout=600)
     err = (tmp_path / "err").read_text()
     assert proc.returncode == 143, err
     assert err.splitlines()[-1] == ("cardlab: interrupted before any game finished: nothing "
@@ -211,7 +211,7 @@ def test_pyarrow_reads_an_interrupted_file_on_its_own(tmp_path):
                  "--workers", "1", "-o", "w.parquet")
     wait_for_progress(tmp_path, proc, 5)
     proc.send_signal(signal.SIGINT)
-    proc.communicate()
+    proc.communicate(timeout=600)
     assert proc.returncode == 130
     table = pa.parquet.read_table(tmp_path / "w.parquet")
     assert table.num_rows > 0 and table.num_rows % 4 == 0

@@ -231,7 +231,7 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
                     for chunk in backend.finished():  # finished out of order: they count
                         take(chunk)
             with guard.deferred(drop=not info["interrupted"]):
-                backend.close()
+                backend.close(now=info["interrupted"])
                 if sink is not None:
                     if info["games"]:
                         sink.commit()

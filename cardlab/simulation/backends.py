@@ -55,7 +55,7 @@ class Serial:
         """Chunks done but not yet yielded (none here)."""
         return []
 
-    def close(self) -> None:
+    def close(self, now: bool = True) -> None:
         pass
 
 
@@ -149,17 +149,32 @@ class Pool:
     def finished(self) -> list[Chunk]:
         return [self.done[i] for i in sorted(self.done)]
 
-    def close(self) -> None:
+    def close(self, now: bool = True) -> None:
+        """Stop the pool; ``now``: at once, without waiting for the chunks in flight (an
+        interrupted or failed run). ``now=False`` once every chunk is in: the idle workers
+        are told to exit."""
         executor, self.executor = self.executor, None
         if executor is None:
             return
-        # Stop the workers now (an interrupted run does not wait for chunks in flight).
-        terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-        if terminate is not None:
-            terminate()
-        else:
-            for process in list((getattr(executor, "_processes", None) or {}).values()):
-                process.terminate()
+        if not now:
+            executor.shutdown(wait=True)
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        # A worker stopped while it was sending its result leaves half a message in the
+        # result pipe, and the pool's manager thread would wait for the rest for ever (and
+        # so would shutdown, and the interpreter's exit). The workers' ends of the pipe are
+        # gone with them; closing this process's own gives the thread an end of file.
+        queue = getattr(executor, "_result_queue", None)
+        writer = getattr(queue, "_writer", None)
+        if writer is not None:
+            writer.close()
         executor.shutdown(wait=True, cancel_futures=True)
 
 
@@ -249,7 +264,7 @@ class Dask:
     def finished(self) -> list[Chunk]:
         return [self.done[i] for i in sorted(self.done)]
 
-    def close(self) -> None:
+    def close(self, now: bool = True) -> None:
         if self.running:
             try:
                 self.client.cancel(list(self.running))
