@@ -25,7 +25,7 @@ RUNS = {
 @pytest.fixture(scope="module")
 def cluster():
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                      dashboard_address=None) as local:
+                      dashboard_address=":0") as local:
         yield local
 
 
@@ -86,7 +86,7 @@ def test_a_chunk_that_kills_every_worker_is_given_up_on(tmp_path, monkeypatch):
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                         dashboard_address=None) as local, Client(local) as c:
+                         dashboard_address=":0") as local, Client(local) as c:
         monkeypatch.setenv(FAULT_ENV, "-:2")  # chunk 2 (games 5 and 6) dies every time
         with pytest.raises(CardlabError, match=r"^games 5 to 6 \(chunk 3\): the workers "
                                                r"playing it died 3 times; giving up$"):
