@@ -6,6 +6,8 @@
 #                (LAB_ARGS="--port 9999 --no-browser" to pass options)
 #   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
+#   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
+#                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
 
@@ -35,7 +37,7 @@ NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoint
 NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test lint typecheck pytest nbval-notebooks bench clean distclean
+.PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -102,6 +104,13 @@ bench: $(VENV)/.stamp-bench
 		n=$$((n + 1)); \
 	done; \
 	echo "ran $$n benchmark script(s)"
+
+# One self-contained page per lesson notebook and per quiz; each lesson is executed to build it.
+HANDOUTS     ?= handouts
+HANDOUT_QUIZ ?= norwegian-review:Brad
+handouts: $(VENV)/.stamp-notebook
+	$(PY) -m cardlab.lessons.handouts --out $(HANDOUTS) $(sort $(wildcard notebooks/1?-*.ipynb)) \
+		$(foreach q,$(HANDOUT_QUIZ),--quiz $(q))
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,512 @@
+"""Offline handouts: a lesson notebook, or a quiz, as one self-contained HTML page.
+
+A handout needs no server, no kernel and no network: a teacher e-mails it or puts it on the
+school's site, and a student reads it at home. It is built from the same front-ends as the
+notebook (issue 6's page, :mod:`cardlab.view.page`): ``viewer.js`` draws each table,
+``lessons.js`` each exercise and the quiz, with a small model object in place of the widget's.
+
+- :func:`lesson_handout` executes a lesson notebook (nbclient, from the notebook's folder, as
+  ``make lab`` runs it) and writes its text cells as HTML, what its code cells print (the
+  tables the text talks about), a viewer at every position the lesson shows (after each
+  cell, each viewer whose step, line or seat moved, standing where the lesson left it; the
+  reader can step on from there), and every exercise the lesson shows. The code itself is
+  left out: the handout is for reading.
+- :func:`quiz_handout` writes the no-peeking quiz of one seat over a replay.
+
+**Answers are checked in the browser.** With no kernel to ask, the page must carry the
+answers: each exercise's :meth:`~cardlab.lessons.exercises.Exercise.solution` and each quiz
+decision's key (:meth:`~cardlab.lessons.quiz.Quiz.script`) are in the page's data, as a
+printed answer sheet at the back of a book would be. A student who reads the page's source
+can find them; the notebook's live widgets never hold them. The feedback texts are the
+engine's, computed here; the page only picks the one that fits (and, for a set of cards or
+a typed score, puts the engine's reasons into the sentence the kernel would write).
+
+Every string is data in ``<script type="application/json">`` (escaped as the page escapes
+it: :func:`cardlab.view.page.script_json`) and is inserted as text; the lesson's Markdown is
+rendered with raw HTML escaped and harmful links removed. The Content-Security-Policy allows
+inline script and style only.
+
+>>> import cardlab
+>>> page = quiz_handout(cardlab.example("norwegian-review"), "Brad", hand=1, rollouts=8)
+>>> page.startswith("<!DOCTYPE html>"), "https://" in page, '"mode":"quiz"' in page
+(True, False, True)
+
+From the command line (``make handouts`` runs this for every lesson and one quiz)::
+
+    python -m cardlab.lessons.handouts --out handouts notebooks/10-following-suit.ipynb \\
+        --quiz norwegian-review:Brad
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import CardlabError
+from ..files import write_text
+from ..frames import require
+from ..replay import Replay
+from ..view.movie import build_views
+from ..view.page import EXPORT, module_source, page_movie, script_json
+from ..view.texts import pretty
+
+HERE = Path(__file__).parent
+VIEW = HERE.parent / "view"
+
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+       "img-src data:")
+
+# The page's own layout: a readable column of text, the tables and exercises full width.
+STYLE = """
+body{margin:0;padding:12px;background:#f4f2ea;color:#1d1d1b;
+  font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+.cardlab-handout{max-width:1100px;margin:0 auto}
+.cardlab-handout-text{max-width:46em}
+.cardlab-handout-text code{background:#e6e2d3;padding:0 .2em;border-radius:3px}
+.cardlab-handout pre.cardlab-handout-output{background:#fff;border:1px solid #c9c4b2;
+  padding:8px 10px;overflow-x:auto;font-size:14px;line-height:1.35;color:#1d1d1b}
+.cardlab-handout-viewer,.cardlab-handout-exercise{margin:14px 0}
+.cardlab-handout-caption{font-size:14px;color:#4a4739;margin:10px 0 2px}
+@media (prefers-color-scheme: dark){
+  body{background:#1e1f1c;color:#ecebe4}
+  .cardlab-handout-text code{background:#34352f}
+  .cardlab-handout pre.cardlab-handout-output{background:#2a2b27;border-color:#55564e;
+    color:#ecebe4}
+  .cardlab-handout-caption{color:#c9c7bb}
+}
+"""
+
+# Boots every viewer of the page on its movie, at the position the lesson showed.
+BOOT_VIEWERS = """
+const movies = {};
+for (const s of document.querySelectorAll("script.cardlab-movie")) {
+  movies[s.dataset.movie] = JSON.parse(s.textContent);
+}
+function pageModel(state) {
+  const handlers = {};
+  return {
+    get: (key) => state[key],
+    set: (key, value) => {
+      const changed = state[key] !== value;
+      state[key] = value;
+      if (changed) for (const f of (handlers["change:" + key] || []).slice()) f();
+    },
+    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
+    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
+    save_changes: () => {},
+    send: () => {},
+  };
+}
+for (const host of document.querySelectorAll(".cardlab-handout-viewer")) {
+  const movie = movies[host.dataset.movie];
+  const state = { movie, step: Number(host.dataset.step), seat: host.dataset.seat,
+    line: Number(host.dataset.line), lang: movie.lang, show_all: false, big: false,
+    evaluate: false };
+  render({ model: pageModel(state), el: host });
+}
+"""
+
+# Boots the exercises and the quiz with a model that answers from the page's key.
+BOOT_LESSONS = """
+const specs = JSON.parse(document.getElementById("cardlab-lessons").textContent);
+const session = { answered: new Set(), right: 0, models: [] };
+const MINUS = "\\u2212";
+function signed(v) { return v > 0 ? "+" + v : (v < 0 ? MINUS + (-v) : "0"); }
+function names(spec, codes) {
+  const label = Object.fromEntries(spec.data.choices.map(([v, l]) => [v, l]));
+  return codes.map((c) => label[c] || c).join(", ");
+}
+function judge(spec, value) {
+  const key = spec.key;
+  const kind = spec.data.kind;
+  if (kind === "legal-plays") {
+    const values = spec.data.choices.map(([v]) => v);
+    if (!Array.isArray(value) || value.some((v) => !values.includes(v))) {
+      return { error: "the answer is a list of the cards offered" };
+    }
+    const wrong = value.filter((c) => !key.correct.includes(c));
+    const missed = key.correct.filter((c) => !value.includes(c));
+    if (!wrong.length && !missed.length) return key.right;
+    const slips = [];
+    if (wrong.length) {
+      slips.push(`you chose ${names(spec, wrong)}, which ${spec.seat} may not play`);
+    }
+    if (missed.length) slips.push(`you left out ${names(spec, missed)}`);
+    return { right: false, correct: key.correct, reasons: key.reasons,
+      text: `Not quite (${slips.join(" and ")}): ` + key.right.text.replace(/^Right: /, "") };
+  }
+  if (kind === "hand-score") {
+    const text = String(value).trim().replace(MINUS, "-");
+    if (!/^[+-]?[0-9]+$/.test(text)) {
+      return { error: `a score is a whole number (like -7 or 21), not '${value}'` };
+    }
+    const v = parseInt(text, 10);
+    if (v === key.correct) return key.right;
+    const say = spec.low ? String(v) : signed(v);
+    return { right: false, correct: key.correct, reasons: {},
+      text: `Not ${say}: ` + key.wrong.replace(/^[^:]*: /, "") };
+  }
+  const feedback = key.feedback[String(value)];
+  return feedback || { error: `'${value}' is not one of the choices` };
+}
+function lessonModel(state, onSend) {
+  const handlers = {};
+  const model = {
+    get: (key) => state[key],
+    set: (key, value) => {
+      state[key] = value;
+      for (const f of (handlers["change:" + key] || []).slice()) f();
+    },
+    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
+    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
+    save_changes: () => {},
+    send: (msg) => onSend(model, msg),
+  };
+  return model;
+}
+function score() { return { right: session.right, asked: session.answered.size }; }
+for (const host of document.querySelectorAll(".cardlab-handout-exercise")) {
+  const spec = specs[Number(host.dataset.spec)];
+  if (spec.mode === "quiz") {
+    let at = 0;
+    let same = 0;
+    const state = { mode: "quiz", data: spec.script[0].data, reveal: {}, error: "" };
+    const model = lessonModel(state, (m, msg) => {
+      if (msg.type === "answer" && !Object.keys(state.reveal).length) {
+        const reveal = spec.reveals[at][msg.action];
+        if (!reveal) { m.set("error", `'${msg.action}' is not one of the choices`); return; }
+        if (reveal.same) same += 1;
+        m.set("error", "");
+        m.set("reveal", reveal);
+      } else if (msg.type === "next" && Object.keys(state.reveal).length) {
+        at += 1;
+        state.reveal = {};
+        m.set("data", at < spec.script.length ? spec.script[at].data : { done: true,
+          summary: `That was the last decision. You chose as ${spec.seat} did ` +
+            `${same} time${same === 1 ? "" : "s"} out of ${spec.script.length}.` });
+      }
+    });
+    render({ model, el: host });
+    continue;
+  }
+  const state = { mode: "exercise", data: spec.data, feedback: {}, score: score(),
+    error: spec.error || "" };
+  const model = lessonModel(state, (m, msg) => {
+    if (msg.type !== "answer") return;
+    const feedback = judge(spec, msg.value);
+    if (!feedback.error && !session.answered.has(spec.id)) {
+      session.answered.add(spec.id);
+      if (feedback.right) session.right += 1;
+    }
+    m.set("feedback", feedback);
+    for (const other of session.models) other.set("score", score());
+  });
+  session.models.push(model);
+  render({ model, el: host });
+}
+"""
+
+
+def _module(path: Path, boot: str) -> str:
+    js = module_source() if path.name == "viewer.js" else path.read_text(encoding="utf-8")
+    if js.count(EXPORT) != 1 or "</script" in js.lower():
+        raise RuntimeError(f"{path.name} cannot be inlined as it is")  # our own file
+    return js.replace(EXPORT, "") + "\n" + boot
+
+
+def _css() -> str:
+    css = "\n".join((VIEW / "viewer.css").read_text(encoding="utf-8").splitlines()
+                    + (HERE / "lessons.css").read_text(encoding="utf-8").splitlines())
+    if "</style" in css.lower():
+        raise RuntimeError("viewer.css/lessons.css cannot be inlined as they are")
+    return STYLE + css
+
+
+# -- the parts of a page ------------------------------------------------------------------------
+
+def exercise_spec(exercise: Any) -> dict[str, Any]:
+    """What the page needs of one exercise: the question as the widget shows it and the key
+    (the answer and the engine's feedback; a page's own, never a widget's)."""
+    solution = exercise.solution()
+    spec: dict[str, Any] = {"mode": "exercise", "id": exercise.id, "data": exercise.data(),
+                            "seat": getattr(exercise, "seat", ""), "key": solution,
+                            "low": bool(getattr(exercise, "low", False))}
+    if exercise.number:  # a wrong score's sentence, with the number put in by the page
+        spec["key"] = dict(solution, wrong=exercise.check(solution["correct"] + 1).data()["text"])
+    return spec
+
+
+def _reveal(quiz: Any, entry: dict[str, Any], action: str) -> dict[str, Any]:
+    # what Quiz.answer reveals, from the script's key: the advisor's values are computed once
+    game = quiz.replay.game
+    low = bool(quiz.replay.rules.low_score_wins)
+    sign = -1.0 if low else 1.0
+    values = {text: [mean, se] for text, _, mean, se in entry["values"]}
+    played = entry["played"]
+    row: dict[str, Any] = {"chosen": action, "played": played, "same": action == played,
+                           "best": None, "best_value": None, "chosen_value": None,
+                           "played_value": None, "loss": None, "played_loss": None}
+    if values:
+        best = entry["best"]
+        row.update(best=best, best_value=values[best][0],
+                   chosen_value=values.get(action, [None])[0],
+                   played_value=values.get(played, [None])[0])
+        for key, text in (("loss", action), ("played_loss", played)):
+            if text in values:
+                row[key] = round(sign * (values[best][0] - values[text][0]), 3)
+    return dict(row, chosen_text=pretty(game, action), played_text=entry["played_text"],
+                text=quiz._text(row, game), values=entry["values"], source=entry["source"])
+
+
+def quiz_spec(quiz: Any) -> dict[str, Any]:
+    """What the page needs of a quiz: each decision as shown before the answer, and for
+    every choice what the quiz reveals after it (the key)."""
+    script = quiz.script()
+    reveals = [{action: _reveal(quiz, entry, action) for action, _ in entry["data"]["choices"]}
+               for entry in script]
+    return {"mode": "quiz", "seat": quiz.name, "script": script, "reveals": reveals}
+
+
+def _page(title: str, lang: str, body: list[str], movies: dict[str, dict[str, Any]],
+          specs: list[dict[str, Any]]) -> str:
+    parts = [
+        "<!DOCTYPE html>\n",
+        f'<html lang="{html.escape(lang)}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f"<title>{html.escape(title)}</title><style>\n{_css()}</style></head>",
+        '<body><main class="cardlab-handout">\n', "\n".join(body), "\n</main>\n",
+    ]
+    for key, movie in movies.items():
+        parts.append(f'<script type="application/json" class="cardlab-movie" '
+                     f'data-movie="{html.escape(key)}">{script_json(movie)}</script>\n')
+    parts.append(f'<script type="application/json" id="cardlab-lessons">{script_json(specs)}'
+                 "</script>\n")
+    if movies:
+        parts.append(f'<script type="module">\n{_module(VIEW / "viewer.js", BOOT_VIEWERS)}'
+                     "</script>\n")
+    if specs:
+        parts.append(f'<script type="module">\n{_module(HERE / "lessons.js", BOOT_LESSONS)}'
+                     "</script>\n")
+    parts.append("</body></html>\n")
+    return "".join(parts)
+
+
+def _block(kind: str, index: int) -> str:
+    if kind == "exercise":
+        return f'<div class="cardlab-handout-exercise" data-spec="{index}"></div>'
+    raise ValueError(kind)
+
+
+def quiz_handout(replay: Replay, seat: int | str, **options: Any) -> str:
+    """The page of the no-peeking quiz of ``seat`` over ``replay`` (``options``: the quiz's,
+    ``hand``, ``rollouts``, ``seed``, ``bot``, ``advisor``). A seat with no decision is a
+    :class:`~cardlab.errors.CardlabError`."""
+    from .quiz import Quiz
+
+    quiz = Quiz(replay, seat, **options)
+    title = f"Quiz: play as {quiz.name}"
+    if replay.meta.get("title"):
+        title += f" ({replay.meta['title']})"
+    where = f"hand {options['hand']}" if options.get("hand") else "the game"
+    intro = (f'<div class="cardlab-handout-text"><h1>{html.escape(title)}</h1><p>You sit in '
+             f"{html.escape(quiz.name)}'s place and see only what {html.escape(quiz.name)} saw. "
+             f"At each of {html.escape(quiz.name)}'s decisions in {where}, choose what you "
+             "would do: the page then shows what was played and what the advisor thought of "
+             "each choice.</p></div>")
+    return _page(title, "en", [intro, _block("exercise", 0)], {}, [quiz_spec(quiz)])
+
+
+# -- a lesson notebook --------------------------------------------------------------------------
+
+class Recorder:
+    """Runs in the lesson's kernel: after each cell, the viewer positions and the exercises
+    the cell showed (``after_cell``); at the end, everything the page needs (``dump``)."""
+
+    def __init__(self) -> None:
+        self.blocks: list[dict[str, Any]] = []
+        self.viewers: dict[int, Any] = {}
+        self.last: dict[int, tuple[Any, ...]] = {}
+        self.seen: set[int] = set()
+        self.specs: list[dict[str, Any]] = []
+
+    def after_cell(self, cell: int, namespace: dict[str, Any]) -> None:
+        from ..view.widget import ReplayViewer
+        from .exercises import ExerciseWidget
+        from .quiz import QuizWidget
+
+        for name, value in list(namespace.items()):
+            if name.startswith("_") or not isinstance(value, ReplayViewer):
+                continue
+            state = (int(value.widget.line), value.step, value.seat or "", value.lang)
+            if self.last.get(id(value)) != state:
+                self.viewers[id(value)] = value
+                self.last[id(value)] = state
+                self.blocks.append({"cell": cell, "kind": "viewer", "viewer": id(value),
+                                    "line": state[0], "step": state[1], "seat": state[2],
+                                    "lang": state[3]})
+        shown = namespace.get("_")
+        if isinstance(shown, (ExerciseWidget, QuizWidget)) and id(shown) not in self.seen:
+            self.seen.add(id(shown))
+            if isinstance(shown, ExerciseWidget) and shown.exercise is not None:
+                spec = exercise_spec(shown.exercise)
+            elif isinstance(shown, QuizWidget) and shown.quiz is not None:
+                spec = quiz_spec(shown.quiz)
+            else:  # the widget shows why it could not be made: so does the page
+                spec = {"mode": "exercise", "id": -len(self.specs) - 1, "data": {},
+                        "error": shown.error}
+            self.specs.append(spec)
+            self.blocks.append({"cell": cell, "kind": "exercise", "spec": len(self.specs) - 1})
+
+    def dump(self, path: str) -> None:
+        movies: dict[str, Any] = {}
+        for block in self.blocks:
+            if block["kind"] != "viewer":
+                continue
+            viewer = self.viewers[block["viewer"]]
+            key = f"{block['viewer']}-{block['seat']}-{block['lang']}"
+            if key not in movies:
+                if block["seat"]:
+                    movies[key] = page_movie(viewer.replay, block["seat"], block["lang"])
+                else:
+                    views = build_views(viewer.replay, [None], relative=True)
+                    movies[key] = page_movie(viewer.replay, None, block["lang"], views=views)
+            block["movie"] = key
+        Path(path).write_text(json.dumps({"blocks": self.blocks, "movies": movies,
+                                          "specs": self.specs}), encoding="utf-8")
+
+
+RECORDER = Recorder()
+_HOOK = "__import__('cardlab.lessons.handouts', fromlist=['RECORDER']).RECORDER"
+
+
+def _markdown() -> Any:
+    mistune = require("mistune")  # nbconvert's Markdown renderer, in the notebook extra
+    return mistune.create_markdown(escape=True, plugins=["table", "strikethrough"])
+
+
+def _outputs(cell: Any) -> list[str]:
+    out = []
+    for item in cell.get("outputs", []):
+        if item.output_type == "stream" and item.name == "stdout":
+            out.append(item.text)
+        elif item.output_type == "execute_result":
+            data = item.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data or "text/plain" not in data:
+                continue
+            out.append(data["text/plain"] + "\n")
+    text = "".join(out).rstrip("\n")
+    return [f'<pre class="cardlab-handout-output">{html.escape(text)}</pre>'] if text else []
+
+
+def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600) -> str:
+    """Execute the lesson ``notebook`` and return its handout page (see the module's
+    docstring). A cell that fails is a :class:`~cardlab.errors.CardlabError` naming it."""
+    nbformat = require("nbformat")
+    nbclient = require("nbclient")
+    path = Path(notebook)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except (OSError, ValueError) as err:
+        raise CardlabError(f"{path}: not a notebook cardlab can read ({err})") from None
+    cells = []
+    for k, cell in enumerate(nb.cells):
+        cells.append(cell)
+        if cell.cell_type == "code":
+            cells.append(nbformat.v4.new_code_cell(f"{_HOOK}.after_cell({k}, globals())",
+                                                   id=f"handout-{k}"))
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "handout.json"
+        cells.append(nbformat.v4.new_code_cell(f"{_HOOK}.dump({str(dump)!r})", id="handout-end"))
+        nb.cells = cells
+        client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=timeout,
+                                         store_widget_state=False,
+                                         resources={"metadata": {"path": str(path.parent)}})
+        try:
+            client.execute()
+        except nbclient.exceptions.CellExecutionError as err:
+            first = str(err).strip().splitlines()[-1] if str(err).strip() else "an error"
+            raise CardlabError(f"{path}: a cell failed while the lesson ran: {first}") from None
+        record = json.loads(dump.read_text(encoding="utf-8"))
+    markdown = _markdown()
+    after: dict[int, list[dict[str, Any]]] = {}
+    for block in record["blocks"]:
+        after.setdefault(block["cell"], []).append(block)
+    body: list[str] = []
+    title, lang = path.stem, ""
+    originals = [c for c in nb.cells if not c.get("id", "").startswith("handout-")]
+    for k, cell in enumerate(originals):
+        if cell.cell_type == "markdown":
+            if title == path.stem:
+                heads = [line[2:].strip() for line in cell.source.splitlines()
+                         if line.startswith("# ")]
+                title = heads[0].replace("*", "") if heads else title
+            body.append(f'<div class="cardlab-handout-text">{markdown(cell.source)}</div>')
+        elif cell.cell_type == "code":
+            body.extend(_outputs(cell))
+        for block in after.get(k, []):
+            if block["kind"] == "viewer":
+                lang = lang or block["lang"]  # the page's language: its first viewer's
+                body.append(f'<div class="cardlab-handout-viewer" data-movie="'
+                            f'{html.escape(block["movie"])}" data-step="{block["step"]}" '
+                            f'data-line="{block["line"]}" data-seat="'
+                            f'{html.escape(block["seat"])}"></div>')
+            else:
+                body.append(_block("exercise", block["spec"]))
+    return _page(title, lang or "en", body, record["movies"], record["specs"])
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def write_handouts(out: str | os.PathLike[str], notebooks: Sequence[str],
+                   quizzes: Sequence[str] = ()) -> list[Path]:
+    """Write a handout per lesson notebook (``<stem>.html``) and per quiz
+    (``"EXAMPLE:SEAT"``, ``quiz-<example>-<seat>.html``) into ``out``; return the paths."""
+    import cardlab
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for notebook in notebooks:
+        target = folder / (Path(notebook).stem + ".html")
+        write_text(target, lesson_handout(notebook))
+        written.append(target)
+    for entry in quizzes:
+        name, sep, seat = entry.partition(":")
+        if not sep or not seat:
+            raise CardlabError(f"--quiz {entry!r}: write EXAMPLE:SEAT, e.g. norwegian-review:Brad")
+        target = folder / f"quiz-{name}-{seat}.html".replace(" ", "-")
+        write_text(target, quiz_handout(cardlab.example(name), seat))
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cardlab.lessons.handouts",
+                                     description="Write offline handouts of lessons and quizzes.")
+    parser.add_argument("notebooks", nargs="*", help="lesson notebooks")
+    parser.add_argument("--out", default="handouts", help="the folder (default: handouts)")
+    parser.add_argument("--quiz", action="append", default=[], metavar="EXAMPLE:SEAT",
+                        help="a quiz over a shipped example replay, from one seat")
+    args = parser.parse_args(argv)
+    try:
+        for path in write_handouts(args.out, args.notebooks, args.quiz):
+            print(f"wrote {path} ({path.stat().st_size // 1024} kB)")
+    except CardlabError as err:
+        print(f"cardlab handouts: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+__all__ = ["RECORDER", "Recorder", "exercise_spec", "lesson_handout", "main", "quiz_handout",
+           "quiz_spec", "write_handouts"]
+
+if __name__ == "__main__":
+    sys.exit(main())
