@@ -114,7 +114,7 @@ def openspiel_mid_hand(game, rng: random.Random):
     plays = 0
     while plays < PLAYERS * TRICKS // 2:
         actions = state.legal_actions()
-        if not state.is_chance_node() and state.legal_actions()[0] < 52:
+        if not state.is_chance_node() and actions[0] < 52:  # a card (bids are 52 and up)
             plays += 1
         state.apply_action(actions[int(rng.random() * len(actions))])
     return state
