@@ -176,7 +176,8 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
     """Play ``spec``; write what is asked; return the frames (with ``collect``), the tally and
     what happened (``games`` finished, ``written`` paths, ``interrupted``)."""
     pa = require("pyarrow")
-    require("pandas")
+    if collect:
+        require("pandas")  # only the frames need it: a CLI run streams pyarrow tables
     folder = None if replays is None else Path(replays)
     if folder is not None and folder.exists() and not folder.is_dir():
         raise SaveError("is not a folder", file=os.fspath(folder))

@@ -73,8 +73,9 @@ def _context() -> Any:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     # The server imports these once, and each worker is forked with them already loaded
-    # (no effect if this process's forkserver is already running).
-    context.set_forkserver_preload(["numpy", "pyarrow", "cardlab.simulation.rows"])
+    # (no effect if this process's forkserver is already running). pyarrow imports pandas
+    # when it is given a numpy array, so pandas is among them.
+    context.set_forkserver_preload(["numpy", "pyarrow", "pandas", "cardlab.simulation.rows"])
     return context
 
 
