@@ -215,3 +215,29 @@ def test_pyarrow_reads_an_interrupted_file_on_its_own(tmp_path):
     assert proc.returncode == 130
     table = pa.parquet.read_table(tmp_path / "w.parquet")
     assert table.num_rows > 0 and table.num_rows % 4 == 0
+
+
+def test_ctrl_c_while_a_chunk_is_taken_waits_for_it_and_keeps_what_finished(tmp_path):
+    # The signal arrives in the middle of taking chunk 2 (after its rows are written, before
+    # the run goes on): the chunk is kept whole, the run stops, the files hold 2 chunks.
+    from cardlab.simulation.api import run
+
+    spec = make_spec("teds-game", players=3, games=12, bots="random", seed=6, chunk=3,
+                     options={"start_size": 2})
+    taken = []
+
+    def on_chunk(chunk):
+        taken.append(chunk.index)
+        if len(taken) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+            taken.append("after the signal")  # still here: the signal waits for the end
+
+    out = tmp_path / "r.parquet"
+    result, tally, info = run(spec, workers=0, out=out, progress=False, on_chunk=on_chunk)
+    assert taken == [0, 1, "after the signal"]
+    assert info["interrupted"] and info["games"] == 6 and info["signal"] == signal.SIGINT
+    assert result.interrupted and sorted(result.games.game.unique()) == list(range(1, 7))
+    back = load(out)
+    pd.testing.assert_frame_equal(back.hands, result.hands, check_exact=True)
+    pd.testing.assert_frame_equal(back.games, result.games, check_exact=True)
+    assert sum(g[0] for k, g in tally.groups.items() if k[0] == "bot") == 6 * 3
