@@ -59,6 +59,8 @@ BAD = {
     "out is a folder": (["simulate", "whot", "-o", "."], "is a folder"),
     "replays is a file": (["simulate", "whot", "--replays", "taken", "-o", "r.parquet"],
                           "taken: cannot save: is not a folder"),
+    "zero timeout": (["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9",
+                      "--connect-timeout", "0"], "--connect-timeout is a number of seconds"),
     "unreachable scheduler": (["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9",
                                "--connect-timeout", "1", "-o", "r.parquet"],
                               "cannot reach the dask scheduler at 'tcp://127.0.0.1:9'"),

@@ -194,6 +194,8 @@ def import_distributed() -> Any:
 
 def connect(address: str, timeout: float) -> Any:
     """A ``dask.distributed.Client`` of the scheduler at ``address``, or a ``CardlabError``."""
+    if not timeout > 0:
+        raise CardlabError(f"--connect-timeout is a number of seconds above 0, not {timeout}")
     distributed = import_distributed()
     try:
         return distributed.Client(address, timeout=timeout, set_as_default=False)
