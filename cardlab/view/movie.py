@@ -476,7 +476,7 @@ def _line_data(view: _View, label: str) -> dict[str, Any]:
     if view.base is not None:
         data["base"] = ""  # each frame is what differs from everyone's at the same step
     if view.evals and view.base is not None:  # everyone's line holds the same entries
-        data["evs"] = sorted(view.evals, key=int)
+        data["evs"] = sorted(view.evals, key=lambda step: int(step))
     elif view.evals:
         data["ev"] = view.evals
     return data
