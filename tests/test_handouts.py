@@ -1,6 +1,6 @@
 """Offline handouts (cardlab.lessons.handouts): the page's parts, a lesson run into a page, the
 quiz's key against the live quiz, the command line. The page in a real browser, offline, is
-tests/browser/test_handouts.py."""
+tests/browser/test_handout_pages.py."""
 
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ def test_a_lesson_becomes_its_text_its_printed_tables_its_viewers_and_exercises(
     assert "<title>A small lesson</title>" in page and "<strong>this</strong>" in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:" not in page
     assert "hidden_code" not in page and "import cardlab" not in page  # no code
-    assert '<pre class="cardlab-handout-output">after trick 1\n&#x27;a value&#x27;</pre>' in page
+    assert ('<pre class="cardlab-handout-output" tabindex="0">after trick 1\n&#x27;a value&#x27;'
+            "</pre>") in page
     viewers = re.findall(r'<div class="cardlab-handout-viewer" data-movie="([^"]*)" '
                          r'data-step="(\d+)" data-line="(\d+)" data-seat="([^"]*)">', page)
     cursor = cardlab.Cursor(cardlab.example("norwegian-review"), hand=1)

@@ -403,7 +403,9 @@ def _outputs(cell: Any) -> list[str]:
                 continue
             out.append(data["text/plain"] + "\n")
     text = "".join(out).rstrip("\n")
-    return [f'<pre class="cardlab-handout-output">{html.escape(text)}</pre>'] if text else []
+    # focusable: a wide table scrolls sideways, and a keyboard must reach it
+    return [f'<pre class="cardlab-handout-output" tabindex="0">{html.escape(text)}</pre>'
+            ] if text else []
 
 
 def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600) -> str:
