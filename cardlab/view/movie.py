@@ -470,13 +470,13 @@ def _key(replay: Replay, seat: int | None) -> str:
 
 def _line_data(view: _View, label: str) -> dict[str, Any]:
     last = view.parts[0] if view.parts is not None else {}  # the last step's public part
-    data = {"label": label, "frames": view.frames, "moves": view.moves, "hands": view.hands,
+    data: dict[str, Any] = {"label": label, "frames": view.frames, "moves": view.moves, "hands": view.hands,
             "tricks": view.tricks,
             "final": {"sheet": last.get("sheet", []), "pts": last.get("pts", [])}}
     if view.base is not None:
         data["base"] = ""  # each frame is what differs from everyone's at the same step
     if view.evals and view.base is not None:  # everyone's line holds the same entries
-        data["evs"] = sorted(view.evals, key=lambda step: int(step))
+        data["evs"] = sorted(view.evals, key=int)
     elif view.evals:
         data["ev"] = view.evals
     return data
