@@ -470,9 +470,10 @@ def _key(replay: Replay, seat: int | None) -> str:
 
 def _line_data(view: _View, label: str) -> dict[str, Any]:
     last = view.parts[0] if view.parts is not None else {}  # the last step's public part
-    data: dict[str, Any] = {"label": label, "frames": view.frames, "moves": view.moves, "hands": view.hands,
-            "tricks": view.tricks,
-            "final": {"sheet": last.get("sheet", []), "pts": last.get("pts", [])}}
+    data: dict[str, Any] = {"label": label, "frames": view.frames, "moves": view.moves,
+                            "hands": view.hands, "tricks": view.tricks,
+                            "final": {"sheet": last.get("sheet", []),
+                                      "pts": last.get("pts", [])}}
     if view.base is not None:
         data["base"] = ""  # each frame is what differs from everyone's at the same step
     if view.evals and view.base is not None:  # everyone's line holds the same entries
