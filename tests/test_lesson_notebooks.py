@@ -165,6 +165,9 @@ def bobs_hat() -> notebooks.Run:
                       'over': fewest_end['hand_over'], 'seats': game.seats}""",
         "ex-score": exercise_probe("21", "'-5'"),
         "ex-score-brad": exercise_probe("-15"),
+        "quiz": """{'error': _.error, 'data': _.data, 'reveal': _.reveal, 'seat': _.quiz.name,
+                    'hand': _.quiz.hand, 'choices': _.quiz.choices(),
+                    'first': [(p.hand, p.index) for p in _.quiz.points][0]}""",
     })
 
 
@@ -229,6 +232,15 @@ def test_bobs_hat_exercises(bobs_hat):
     assert right["right"] and not wrong["right"] and wrong["correct"] == 21
     brad = bobs_hat.probes["ex-score-brad"]
     assert brad["error"] == "" and brad["checks"][0]["right"]
+
+
+def test_bobs_hat_the_quiz_is_brads_hand_2_unanswered(bobs_hat):
+    probe = bobs_hat.probes["quiz"]
+    assert probe["error"] == "" and probe["reveal"] == {}  # nothing shown before an answer
+    assert probe["seat"] == "Brad" and probe["hand"] == 2 and probe["first"][0] == 2
+    assert [v for v, _ in probe["data"]["choices"]] == probe["choices"]
+    # Brad's first decision in hand 2 is his bid
+    assert all(c.startswith("bid ") for c in probe["choices"])
 
 
 # --- 12: Ted's Game ---------------------------------------------------------------------------

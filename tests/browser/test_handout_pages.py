@@ -134,6 +134,9 @@ def test_a_typed_score_right_wrong_and_bad(chromium, pages):
     brad.locator("button.cardlab-check").click()
     assert feedback(brad).startswith("✔ Right: −15.")
     assert "Score this session: 1 right of 2" in brad.inner_text()
+    quiz = page.locator(".cardlab-handout-exercise").nth(2).locator(".cardlab-lesson")
+    assert quiz.get_attribute("data-mode") == "quiz"  # the lesson's quiz: Brad in hand 2
+    assert quiz.locator(".cardlab-lesson-progress").inner_text() == "decision 1"
     no_problems(offline)
     page.close()
 
