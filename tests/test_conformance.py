@@ -4,8 +4,10 @@ Thousands of seeded games per game, played by a mix of random and heuristic bots
 recording API. At every step: someone can act or a chance step is due or the game is over;
 every card is where the state says (conservation); the chosen action is among the legal ones
 and the engine accepts it; a clone behaves like the original. At the end of every hand the
-scores are recomputed from the position by an independent oracle (tests/oracle_*.py). At the
-end of every game the replay round-trips through JSON unchanged and re-validates.
+scores are recomputed from the position by an independent oracle (tests/oracle_*.py), and
+``hand_scores()`` equals what the hand added to ``totals()`` (a hand redealt after a renege
+counts from its first deal). At the end of every game the replay round-trips through JSON
+unchanged and re-validates.
 """
 
 from __future__ import annotations
@@ -86,8 +88,16 @@ def play_checked(game: str, options: dict, seed: int, oracle) -> cardlab.Replay:
     assert again.to_dict() == replay.to_dict()
     assert again.to_json() == text
     cursor = Cursor(again)
+    before: dict[int, list[int]] = {}  # each hand number's totals before its first deal
     for h, hand in enumerate(again.hands):
+        start = cursor.goto(cursor.find(h + 1, 0)).state
+        before.setdefault(start.hand_number(), start.totals())
         cursor.goto(cursor.find(h + 1, len(hand.actions)))
+        end = cursor.state
+        if end.hand_over():  # its scores are final: what the hand added to the totals
+            gained = [t - b for t, b in zip(end.totals(), before[end.hand_number()],
+                                            strict=True)]
+            assert end.hand_scores() == gained, f"seed {seed}, hand {h + 1}"
         assert hand.scores is not None
         assert oracle.hand_scores(cursor.position, again.options) == hand.scores, (
             f"seed {seed}, hand {h + 1}: oracle and engine disagree")

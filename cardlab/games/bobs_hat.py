@@ -549,6 +549,10 @@ class BobsHatState(TrickTaking):
         return self.pending == "next"
 
     def hand_scores(self) -> list[int]:
+        """The hand's points so far (its renege penalties until it is scored), and once it is
+        over its row of the score sheet (which holds those penalties too)."""
+        if self.pending == "next" and self.sheet:
+            return self.sheet[-1][:]
         return self.row[:]
 
     def totals(self) -> list[int]:
@@ -636,7 +640,7 @@ class BobsHatState(TrickTaking):
             "renege": None if self.renege is None else {
                 "seat": self.renege[0], "card": DECK.codes[self.renege[1]],
                 "penalty": RENEGE_PENALTY, "redeal": True},
-            "hand_scores": self.row[:],
+            "hand_scores": self.hand_scores(),
             "score_parts": self.score_parts(),
             "sheet": [r[:] for r in self.sheet],
             "totals": self.totals(),
