@@ -420,3 +420,34 @@ def test_whot_draws_name_the_card_drawn_at_the_table(tmp_path: Path) -> None:
     assert not rec2.enter(f"draw {held}") and "no " in rec2.message and "left in the stock" \
         in rec2.message
     assert rec2.path.read_bytes() == saved
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_the_chart_holds_the_engines_totals_after_each_hand(tmp_path: Path, game: str,
+                                                            options: dict[str, Any]) -> None:
+    """The chart's points are 0 at the start, then the engine's totals after each finished
+    hand; an entry that finishes no hand leaves them be; an undo takes the last point back."""
+    ref = reference(game, options)
+    rec = Recorder(tmp_path / "c.json", game, players=3, **options)
+    seats = len(ref.seats)
+    expected = [[0] * seats]
+    todo = entries(ref)
+    for k, (kind, what) in enumerate(todo):
+        before = rec.widget.data["chart"]
+        enter(rec, kind, what)
+        ends_hand = kind == "act" and (k + 1 == len(todo) or todo[k + 1][0] == "deal")
+        if ends_hand:
+            expected.append(list(rec.table.state.totals()))
+        chart = rec.widget.data["chart"]
+        assert chart["points"] == expected
+        assert chart["labels"] == ["start"] + [str(n) for n in range(1, len(expected))]
+        if ends_hand:  # taken back, the hand is unfinished again: its point goes
+            send(rec, type="undo")
+            assert rec.widget.data["chart"] == before
+            enter(rec, kind, what)
+            assert rec.widget.data["chart"] == chart
+    assert expected[-1] == ref.totals and len(expected) == len(ref.hands) + 1
+    low = " (points against: lower is better)" if game == "whot" else ""
+    word = "game" if game == "whot" else "hand"
+    assert rec.widget.data["chart"]["title"] == f"Total after each {word}{low}"
+    assert rec.widget.data["chart"]["x"] == word

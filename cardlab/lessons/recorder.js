@@ -17,6 +17,36 @@ function button(cls, text, label) {
   return node;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+// Each seat's line differs by colour (recorder.css: .cardlab-rec-s0...), dash AND marker, so
+// the chart does not rely on colour alone.
+const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 3", "10 4", "4 4", "12 3 3 3"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "down", "plus", "cross", "bar"];
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  return node;
+}
+
+// A marker shape centred on (x, y); r is its half size.
+function marker(kind, x, y, r) {
+  const at = (pairs) => "M" + pairs.map(([dx, dy]) => (x + dx * r).toFixed(1) + "," +
+    (y + dy * r).toFixed(1)).join("L") + "Z";
+  const shapes = {
+    square: [[-0.85, -0.85], [0.85, -0.85], [0.85, 0.85], [-0.85, 0.85]],
+    triangle: [[0, -1.1], [1, 0.8], [-1, 0.8]], down: [[0, 1.1], [1, -0.8], [-1, -0.8]],
+    diamond: [[0, -1.2], [1.1, 0], [0, 1.2], [-1.1, 0]],
+    plus: [[-0.35, -1], [0.35, -1], [0.35, -0.35], [1, -0.35], [1, 0.35], [0.35, 0.35],
+      [0.35, 1], [-0.35, 1], [-0.35, 0.35], [-1, 0.35], [-1, -0.35], [-0.35, -0.35]],
+    cross: [[-1, -0.6], [-0.6, -1], [0, -0.4], [0.6, -1], [1, -0.6], [0.4, 0], [1, 0.6],
+      [0.6, 1], [0, 0.4], [-0.6, 1], [-1, 0.6], [-0.4, 0]],
+    bar: [[-1.1, -0.45], [1.1, -0.45], [1.1, 0.45], [-1.1, 0.45]],
+  };
+  return kind in shapes ? svg("path", { d: at(shapes[kind]) })
+    : svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r });
+}
+
 function themeIsDark() {
   const body = document.body;
   if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
@@ -173,6 +203,82 @@ function render({ model, el: host }) {
     out.append(table);
   }
 
+  // The running totals after each finished hand, as Python sent them (data.chart): a line per
+  // seat from 0 at the start; a marker per finished hand, its value in data-value and a title.
+  function drawChart(data, out) {
+    const chart = data.chart;
+    if (!chart || chart.points.length < 2) return; // the sheet says "no hand finished yet"
+    const box = el("figure", "cardlab-rec-chart");
+    const width = 380, height = 200, left = 42, right = 12, top = 10, bottom = 40;
+    const all = chart.points.flat();
+    let lo = Math.min(0, ...all), hi = Math.max(0, ...all);
+    if (hi === lo) hi = lo + 1;
+    const span = chart.points.length - 1;
+    const x = (i) => left + (width - left - right) * i / span;
+    const y = (v) => top + (height - top - bottom) * (hi - v) / (hi - lo);
+    const plot = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+      class: "cardlab-rec-chart-svg", "aria-label": chart.title });
+    const axis = svg("g", { class: "cardlab-rec-axis" });
+    const drawn = [];
+    for (const v of new Set([0, lo, hi])) { // a label too near one drawn is left out
+      axis.append(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v),
+        class: v === 0 ? "cardlab-rec-zero" : "cardlab-rec-grid" }));
+      if (drawn.some((d) => Math.abs(d - y(v)) < 14)) continue;
+      drawn.push(y(v));
+      const label = svg("text", { x: left - 5, y: y(v) + 4, "text-anchor": "end" });
+      label.textContent = String(v);
+      axis.append(label);
+    }
+    const every = Math.ceil(chart.labels.length / 10); // at most ~10 labels under the axis
+    chart.labels.forEach((text, i) => {
+      if (i % every && i !== span) return;
+      const label = svg("text", { x: x(i), y: height - bottom + 14,
+        "text-anchor": i ? "middle" : "start" }); // "start" clear of the total axis's labels
+      label.textContent = text;
+      axis.append(label);
+    });
+    const names = [[chart.x, left + (width - left - right) / 2, height - 6, "middle", 0],
+      ["total", 11, top + (height - top - bottom) / 2, "middle", -90]];
+    for (const [text, tx, ty, anchor, turn] of names) {
+      const label = svg("text", { x: tx, y: ty, "text-anchor": anchor,
+        class: "cardlab-rec-axis-name", transform: `rotate(${turn} ${tx} ${ty})` });
+      label.textContent = text;
+      axis.append(label);
+    }
+    plot.append(axis);
+    const legend = el("div", "cardlab-rec-legend");
+    data.seats.forEach((name, s) => {
+      const colour = "cardlab-rec-s" + (s % 8);
+      const line = svg("g", { class: "cardlab-rec-series " + colour, "data-seat": name });
+      line.append(svg("path", { class: "cardlab-rec-line-path", fill: "none",
+        "stroke-dasharray": DASHES[s % 8],
+        d: chart.points.map((row, i) => (i ? "L" : "M") + x(i).toFixed(1) + "," +
+          y(row[s]).toFixed(1)).join("") }));
+      chart.points.forEach((row, i) => {
+        if (!i) return; // the start is no hand: no marker
+        // each seat's marker a little smaller, drawn over the last: equal totals stay seen
+        const dot = marker(MARKERS[s % 8], x(i), y(row[s]), Math.max(5.5 - 0.8 * s, 2.5));
+        dot.setAttribute("class", "cardlab-rec-point");
+        dot.dataset.hand = chart.labels[i];
+        dot.dataset.value = String(row[s]);
+        const tip = svg("title");
+        tip.textContent = `${name}, ${chart.x} ${chart.labels[i]}: ${row[s]}`;
+        dot.append(tip);
+        line.append(dot);
+      });
+      plot.append(line);
+      const key = svg("svg", { viewBox: "0 0 28 10", class: "cardlab-rec-swatch " + colour,
+        "aria-hidden": "true" });
+      key.append(svg("path", { class: "cardlab-rec-line-path", fill: "none", d: "M1,5L27,5",
+        "stroke-dasharray": DASHES[s % 8] }), marker(MARKERS[s % 8], 14, 5, 3.5));
+      const item = el("span", "cardlab-rec-legend-item");
+      item.append(key, el("span", null, name));
+      legend.append(item);
+    });
+    box.append(el("figcaption", null, chart.title), plot, legend);
+    out.append(box);
+  }
+
   function draw() {
     const data = model.get("data") || {};
     if (!data.seats) return;
@@ -249,7 +355,10 @@ function render({ model, el: host }) {
       for (const text of data.moves) moves.append(el("li", null, text));
       root.append(moves);
     }
-    drawSheet(data, root);
+    const bottom = el("div", "cardlab-rec-bottom");
+    drawSheet(data, bottom);
+    drawChart(data, bottom);
+    root.append(bottom);
     if (hadFocus) root.querySelector(".cardlab-rec-input").focus();
   }
 

@@ -584,8 +584,24 @@ class Recorder:
         out["sheet"] = [[number, kind, values] for number, kind, values in sheet_rows(replay)] \
             if hands else []
         out["totals"] = state.totals() if hands else [0] * len(replay.seats)
+        out["chart"] = self._chart(out["sheet"], word)
         out["faces"] = {code: faces[code] for code in sorted(used) if code in faces}
         return out
+
+    def _chart(self, sheet: list[list[Any]], word: str) -> dict[str, Any]:
+        """The chart of the running totals: from 0 at the start, then the total after each
+        finished hand (the sheet's lines added up), so the browser only draws numbers."""
+        running = [0] * len(self.replay.seats)
+        labels, points = ["start"], [running]
+        for number, kind, values in sheet:
+            if kind == "score":
+                running = [a + b for a, b in zip(running, values, strict=True)]
+                labels.append(str(number))
+                points.append(running)
+        low = self.replay.rules.low_score_wins  # Whot's points are points against
+        return {"title": f"Total after each {word}"
+                         + (" (points against: lower is better)" if low else ""),
+                "x": word, "labels": labels, "points": points}
 
     def _centre(self, pos: dict[str, Any], used: set[str]) -> list[list[Any]]:
         """Lines of the centre of the table: ``[label, text, [codes]]``."""

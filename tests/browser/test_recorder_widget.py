@@ -202,10 +202,37 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
         wait_entries(root, count)
     assert root.get_attribute("data-phase") == "over"
     wait_text(root, ".cardlab-rec-status", "The game is over")
+    # the hand's last card taken back: the hand is unfinished, the chart goes; entered again
+    assert root.locator(".cardlab-rec-chart").count() == 1
+    root.locator("button.cardlab-rec-undo").click()
+    wait_entries(root, 7)
+    assert root.locator(".cardlab-rec-chart").count() == 0
+    root.locator(".cardlab-rec-seat[data-seat='Tone'] .cardlab-card[data-code='QS']").click()
+    wait_entries(root, 8)
+    wait_text(root, ".cardlab-rec-status", "The game is over")
     # the sheet: Remo took the trick with the trump 5♥ (bid 0, took 1: a miss of 1)
     cells = root.locator(".cardlab-rec-sheet tr.cardlab-rec-score td").all_text_contents()
     replay = cardlab.load(saved)
     assert [int(c) for c in cells] == replay.hands[0].scores == [11, -1, 11]
+    # the chart: one marker per seat for the one finished hand, at the sheet's totals
+    chart = root.locator(".cardlab-rec-chart")
+    assert chart.locator("figcaption").text_content() == "Total after each hand"
+    series = chart.locator(".cardlab-rec-series").evaluate_all(
+        "(gs) => gs.map((g) => [g.dataset.seat, Array.from(g.querySelectorAll("
+        "'.cardlab-rec-point'), (p) => [p.dataset.hand, Number(p.dataset.value)])])")
+    assert series == [[name, [["1", total]]] for name, total in zip(replay.seats,
+                                                                      replay.totals, strict=True)]
+    texts = chart.locator(".cardlab-rec-axis text").all_text_contents()
+    assert {"hand", "total", "start", "1", "11", "-1"} <= set(texts)
+    legend = chart.locator(".cardlab-rec-legend-item").all_text_contents()
+    assert legend == replay.seats
+    # each seat a colour of its own, and a dash and a marker of its own too
+    looks = chart.locator(".cardlab-rec-series").evaluate_all(
+        "(gs) => gs.map((g) => [getComputedStyle(g).color, g.querySelector('path')"
+        ".getAttribute('stroke-dasharray'), g.querySelector('.cardlab-rec-point').tagName"
+        " + (g.querySelector('.cardlab-rec-point').getAttribute('d') || '').split('L').length])")
+    for k in range(3):
+        assert len({look[k] for look in looks}) == 3, looks
     assert [a.act for a in replay.hands[0].actions] == ["bid 0", "bid 0", "bid 0", "play 5H",
                                                         "play 9C", "play QS"]
     assert replay.totals == [11, -1, 11]
