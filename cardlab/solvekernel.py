@@ -18,6 +18,10 @@ and with the leader and the score summary it is the whole key of the transpositi
 ...            [0, 0, 0, 0], 0, -1, 0, 0, -1, lambda summary, hat: summary)
 >>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
+
+The module also compiles one small loop of the Monte Carlo advisor's rollouts
+(:func:`taken_counts`, the cards taken per seat and suit at the end of a playout); it is no
+part of the solver.
 """
 
 from __future__ import annotations
@@ -449,6 +453,24 @@ class Search:
         self.hands[turn] ^= bit
         self.remaining ^= bit
         return val
+
+
+# -- the advisor's rollouts (cardlab.advisor): compiled here for speed; no solver code ------
+def taken_counts(history: list[tuple[int, tuple[int, ...], int]], suit_of: tuple[int, ...],
+                 nseats: int, nsuits: int) -> list[list[int]]:
+    """Cards taken per seat per suit, from a hand's tricks ``(leader, cards, winner)`` in one
+    pass: what the advisor's rollouts hand to the game's own scoring (Bob's Hat's
+    ``score_hand``) at the end of every playout.
+
+    >>> taken_counts([(0, (0, 3), 1), (1, (2, 1), 1)], (0, 0, 1, 1), 2, 2)
+    [[0, 0], [2, 2]]
+    """
+    taken = [[0] * nsuits for _ in range(nseats)]
+    for trick in history:
+        row = taken[trick[2]]
+        for card in trick[1]:
+            row[suit_of[card]] += 1
+    return taken
 
 
 def _probe() -> None:

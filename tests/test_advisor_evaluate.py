@@ -295,6 +295,66 @@ def test_bobs_hat_figures_agree_with_the_engines_score_parts(options):
             assert figures == expected
 
 
+@pytest.mark.parametrize("game", ["bobs-hat", "teds-game"])
+def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
+    """The fast path's outcome (play stopped at its end, scored once by the game's scoring
+    function) equals the engine's own end of hand: the sheet's row and the figures hook."""
+    from cardlab.advisor.sample import figures_for, outcome_for
+    from cardlab.advisor.tricks import stopped_class
+    from cardlab.kernel import PLAY, play_cards
+
+    figures, outcome = figures_for(game), outcome_for(game)
+    checked = 0
+    for options in cardlab.get_game(game).rules_class.conformance_option_sets():
+        for seed in range(12):
+            state = cardlab.new_game(game, seed=seed, **options).state
+            rng = random.Random(seed)
+            while state.phase is not PLAY:  # bids (and the hat) at random
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.random() * len(legal))])
+            for _ in range(int(rng.random() * 3) * state.rules.players):  # some tricks
+                if len(state.history) + 1 >= len(state.dealt_hands[0]):
+                    break  # the last trick is left to the playouts
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.random() * len(legal))])
+            numbers = [rng.random() for _ in range(200)]
+            start = state.clone()
+            engine = state.clone()
+            engine.random_playout(iter(numbers).__next__)
+            fast = state.clone()
+            fast.__class__ = stopped_class(type(state))
+            play_cards(fast, -1, iter(numbers).__next__)
+            assert fast.turn == -1 and fast.history == engine.history
+            for seat in range(state.rules.players):
+                value, figs = outcome(fast, seat)
+                assert value == evaluate_mod._hand_score(engine, seat, start)
+                assert figs == figures(engine, seat, start)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_fast_path_gives_the_plain_paths_numbers():
+    """evaluate with the outcome hook (the fast path) and without it: the same estimates."""
+    for game in ("bobs-hat", "teds-game"):
+        replay, hand, index = played_to(game, 4, mid_play)
+        for bot in ("random", "heuristic"):
+            fast = evaluate(replay, hand, index, rollouts=30, seed=5, bot=bot)
+            plain = evaluate_mod.run(*_run_args(replay, hand, index, bot), None)
+            assert fast.values == plain
+
+
+def _run_args(replay, hand, index, bot):
+    from cardlab.advisor.sample import figures_for, sampler_for, seat_view
+
+    cursor = cardlab.Cursor(replay, hand=hand)
+    state = cursor.goto(cursor.find(hand, index)).state.clone()
+    seat = state.to_act()
+    actions = [(list(replay.seats).index(a.seat), a.act) for a in cursor.line[:index]]
+    draw = sampler_for(seat_view(state, seat, actions)).sample
+    return (draw, seat, state.legal_texts(), 30, 5, bot, replay.game,
+            figures_for(replay.game))
+
+
 def reference_bobs_play(state, seat, legal):
     """The Bob's Hat heuristic's card play as first written (cardlab.bots.bobs_hat before it
     was made fast for the advisor's rollouts): the fast one must choose the same cards."""

@@ -48,8 +48,11 @@ from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError
 from ..game import State
+from ..kernel import PLAY, play_cards
 from ..replay import LinePath, Replay
-from .sample import figures_for, sampler_for, seat_view
+from .sample import figures_for, outcome_for, sampler_for, seat_view
+
+Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
 
 BOTS = ("random", "heuristic", "exact")
 TRICK_GAMES = ("bobs-hat", "teds-game")
@@ -134,7 +137,7 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     else:
         actions = [(names.index(a.seat), a.act) for a in line[:index]]
         draw = sampler_for(seat_view(state, chosen, actions)).sample
-    values = run(draw, chosen, texts, rollouts, seed, bot, game, figures)
+    values = run(draw, chosen, texts, rollouts, seed, bot, game, figures, outcome_for(game))
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
                       bot=bot, exact=False, values=values, seat_name=names[chosen],
                       low_score_wins=low)
@@ -183,12 +186,16 @@ def _seat(replay: Replay, seat: str | int | None, to_act: int, hand: int, index:
 
 def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         rollouts: int, seed: int, bot: str, game: str,
-        figures: Callable[[State, int, State], dict[str, float]]) -> dict[str, Estimate]:
+        figures: Callable[[State, int, State], dict[str, float]],
+        outcome: Outcome | None = None) -> dict[str, Estimate]:
     """The estimates of ``texts`` over ``rollouts`` states drawn by ``draw``: the engine of
     :func:`evaluate`, for callers that draw their own states (the bidding lab).
 
     One generator, seeded by ``seed``, draws sample after sample and, for each, the random
     numbers its playouts read: the same numbers for every action (common random numbers).
+    ``outcome`` (a trick game's ``(end, seat) -> (hand score, figures)``, the same as
+    ``figures`` gives) is the fast path for samples in the play phase with the random or
+    heuristic bot: the playout stops at the end of play and the hand is scored once.
     """
     master = seeded_rng(seed, "advisor")
     rand = master.random
@@ -200,20 +207,40 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     actions: list[int] | None = None
     spare = random.Random(seed)  # numbers past a sample's own (a long Whot hand): shared
     spare_rand = spare.random
+    stopped = _stopped(bot, game) if outcome is not None else None
+    # the play only is left: random cards straight through the engine's play_cards (what
+    # random_playout calls in the play phase), which stops when the stopped class's end of
+    # play marks the turn -1
+    at_play_playout = _play_out_cards if bot == "random" else playout
     for _ in range(rollouts):
         start = draw(master)
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
+        at_play = (stopped is not None and outcome is not None
+                   and getattr(start, "phase", None) is PLAY)
+        if at_play:
+            # The play only is left: the playouts stop at the end of play and the outcome
+            # hook scores the hand once for the value and the figures (the same numbers as
+            # the engine's end of hand: tests/test_advisor_evaluate.py).
+            start.__class__ = stopped(type(start))  # type: ignore[misc]
         for i, action in enumerate(actions):
             state = start.clone()
             state.apply(action)
-            playout(state, chain(numbers, iter(spare_rand, None)).__next__)
-            value = float(_hand_score(state, seat, start))
+            stream = chain(numbers, iter(spare_rand, None)).__next__
+            if at_play:
+                if state.turn >= 0:  # type: ignore[attr-defined]
+                    at_play_playout(state, stream)
+                score, figs = outcome(state, seat)  # type: ignore[misc]
+                value = float(score)
+            else:
+                playout(state, stream)
+                value = float(_hand_score(state, seat, start))
+                figs = figures(state, seat, start)
             sums[i] += value
             squares[i] += value * value
             sums_i, counts_i = fig_sums[i], fig_counts[i]
-            for key, number in figures(state, seat, start).items():
+            for key, number in figs.items():
                 sums_i[key] = sums_i.get(key, 0.0) + number
                 counts_i[key] = counts_i.get(key, 0) + 1
     out = {}
@@ -224,6 +251,20 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
                              figures={k: fig_sums[i][k] / fig_counts[i][k]
                                       for k in sorted(fig_sums[i])})
     return out
+
+
+def _play_out_cards(state: Any, numbers: Callable[[], float]) -> None:
+    play_cards(state, -1, numbers)
+
+
+def _stopped(bot: str, game: str) -> Callable[[type], type] | None:
+    """For the outcome hooks' fast path (random and heuristic bots, trick games): the state
+    class whose end of play scores nothing."""
+    if bot == "exact" or game not in TRICK_GAMES:
+        return None
+    from .tricks import stopped_class
+
+    return stopped_class
 
 
 def _numbers_needed(state: State) -> int:

@@ -123,4 +123,19 @@ def figures_for(game: str) -> Figures:
     raise CardlabError(f"the advisor has no figures for {game}")
 
 
-__all__ = ["SeatView", "Sampler", "figures_for", "sampler_for", "seat_view"]
+def outcome_for(game: str) -> Callable[[Any, int], tuple[int, dict[str, float]]] | None:
+    """A trick game's outcome hook ``outcome(end_of_play, seat) -> (hand score, figures)``
+    for the evaluation's fast path (:func:`cardlab.advisor.tricks.bobs_hat_outcome`), or
+    None (Whot: the figures hook and the engine's score).
+
+    >>> outcome_for("teds-game").__name__, outcome_for("whot")
+    ('teds_game_outcome', None)
+    """
+    if game in ("bobs-hat", "teds-game"):
+        from . import tricks
+
+        return tricks.bobs_hat_outcome if game == "bobs-hat" else tricks.teds_game_outcome
+    return None
+
+
+__all__ = ["SeatView", "Sampler", "figures_for", "outcome_for", "sampler_for", "seat_view"]

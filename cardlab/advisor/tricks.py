@@ -32,9 +32,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..errors import CardlabError
-from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID
+from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
+from ..games.teds_game import score as teds_score
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
+from ..solvekernel import taken_counts
 from .sample import SeatView
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
@@ -528,5 +530,64 @@ def teds_game_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
     return {"made": 1.0 if end.tricks_won[seat] == end.bids[seat] else 0.0}
 
 
-__all__ = ["LayoutDrawer", "TrickSampler", "bobs_hat_figures", "teds_game_figures",
-           "voids_shown"]
+# -- outcome hooks: the hand score and the figures at once, at the end of play --------------
+# A rollout that starts in the play phase runs on a state of :func:`stopped_class`: when the
+# last trick is won the engine's ``_play_over`` only marks the play finished (turn -1), and
+# the hook scores the hand with the game's own scoring function, once, for the seat's value
+# and figures both (the engine's end of hand would score it, and the figures read it again).
+# tests/test_advisor_evaluate.py checks both against the engine's own end of hand.
+def _play_finished(self: Any) -> None:
+    self.turn = -1
+
+
+_STOPPED: dict[type, type] = {}
+
+
+def stopped_class(cls: type) -> type:
+    """``cls`` whose end of play scores nothing (``turn`` goes to -1): for the outcome hooks.
+
+    >>> import cardlab
+    >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
+    >>> stopped_class(type(state)).__name__
+    'TedsGameStateAtEndOfPlay'
+    """
+    sub = _STOPPED.get(cls)
+    if sub is None:
+        sub = type(f"{cls.__name__}AtEndOfPlay", (cls,),
+                   {"_play_over": _play_finished, "__module__": __name__,
+                    "__doc__": f"{cls.__name__} whose end of play scores nothing."})
+        _STOPPED[cls] = sub
+    return sub
+
+
+def bobs_hat_outcome(end: Any, seat: int) -> tuple[int, dict[str, float]]:
+    """The seat's hand score and :func:`bobs_hat_figures` of a hand whose play is over but
+    not yet scored (a :func:`stopped_class` state): ``score_hand`` once, with its parts."""
+    taken = taken_counts(end.history, end.suit_of, end.nseats, 3)
+    dealt = [0, 0, 0]
+    for row in taken:  # every card dealt has been taken
+        dealt[0] += row[0]
+        dealt[1] += row[1]
+        dealt[2] += row[2]
+    holder = end.hat_holder()
+    parts: list[dict[str, int]] = [{} for _ in taken]
+    scores = score_hand(end.bids, taken, dealt, end.size, holder, end.hat_value,
+                        end.rules.options["negative_scoring"], parts)
+    out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
+           for word, points in parts[seat].items() if word != "hat"}
+    out["hat"] = 1.0 if holder == seat else 0.0
+    return end.row[seat] + scores[seat], out
+
+
+MADE_WORD = {word: f"made {word}" for word in BID_WORDS.values()}
+
+
+def teds_game_outcome(end: Any, seat: int) -> tuple[int, dict[str, float]]:
+    """The seat's hand score (``teds_game.score``) and ``"made"``, at the end of play."""
+    bid = end.bids[seat]
+    won = end.tricks_won[seat]
+    return teds_score(bid, won, end.size), {"made": 1.0 if won == bid else 0.0}
+
+
+__all__ = ["LayoutDrawer", "TrickSampler", "bobs_hat_figures", "bobs_hat_outcome",
+           "stopped_class", "teds_game_figures", "teds_game_outcome", "voids_shown"]
