@@ -224,16 +224,24 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             # hook scores the hand once for the value and the figures (the same numbers as
             # the engine's end of hand: tests/test_advisor_evaluate.py).
             start.__class__ = stopped(type(start))  # type: ignore[misc]
+        scratch: Any = start.clone() if at_play else None
         for i, action in enumerate(actions):
-            state = start.clone()
-            state.apply(action)
             stream = chain(numbers, iter(spare_rand, None)).__next__
             if at_play:
-                if state.turn >= 0:  # type: ignore[attr-defined]
+                # In the play phase of a stopped state only the compiled table changes (the
+                # cards; the end of play scores nothing), so one clone per sample serves
+                # every action: the table is copied back from the start before each.
+                state = scratch
+                if i:
+                    start.copy_table_into(state)  # type: ignore[attr-defined]
+                state.apply(action)
+                if state.turn >= 0:
                     at_play_playout(state, stream)
                 score, figs = outcome(state, seat)  # type: ignore[misc]
                 value = float(score)
             else:
+                state = start.clone()
+                state.apply(action)
                 playout(state, stream)
                 value = float(_hand_score(state, seat, start))
                 figs = figures(state, seat, start)
