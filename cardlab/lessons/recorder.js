@@ -220,7 +220,7 @@ function render({ model, el: host }) {
       class: "cardlab-rec-chart-svg", "aria-label": chart.title });
     const axis = svg("g", { class: "cardlab-rec-axis" });
     const drawn = [];
-    for (const v of new Set([0, lo, hi])) { // a label too near one drawn is left out
+    for (const v of new Set([lo, hi, 0])) { // the range first; a label too near is left out
       axis.append(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v),
         class: v === 0 ? "cardlab-rec-zero" : "cardlab-rec-grid" }));
       if (drawn.some((d) => Math.abs(d - y(v)) < 14)) continue;

@@ -114,6 +114,16 @@ def shoot(page: Any, root: Any, name: str) -> None:
     shutil.copy(harness.ARTIFACTS / name, SHOTS / name)
 
 
+def contrast(one: str, two: str) -> float:
+    """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
+    def lum(text: str) -> float:
+        parts = [float(p) / 255 for p in text[text.index("(") + 1:-1].split(",")[:3]]
+        lin = [p / 12.92 if p <= 0.03928 else ((p + 0.055) / 1.055) ** 2.4 for p in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((lum(one), lum(two)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 def check_accessible(page: Any, root: Any) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
@@ -233,6 +243,9 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
         " + (g.querySelector('.cardlab-rec-point').getAttribute('d') || '').split('L').length])")
     for k in range(3):
         assert len({look[k] for look in looks}) == 3, looks
+    panel = chart.evaluate("(n) => getComputedStyle(n).backgroundColor")
+    for colour, *_ in looks:  # a line is a graphic: 3:1 against the chart's panel
+        assert contrast(colour, panel) >= 3, (colour, panel)
     assert [a.act for a in replay.hands[0].actions] == ["bid 0", "bid 0", "bid 0", "play 5H",
                                                         "play 9C", "play QS"]
     assert replay.totals == [11, -1, 11]
