@@ -19,15 +19,18 @@ and with the leader and the score summary it is the whole key of the transpositi
 >>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
 
-The module also compiles one small loop of the Monte Carlo advisor's rollouts
-(:func:`taken_counts`, the cards taken per seat and suit at the end of a playout); it is no
-part of the solver.
+The module also compiles two loops of the Monte Carlo advisor's rollouts, no part of the
+solver: :func:`play_actions` (one sample's playouts, one per legal action, in the play phase)
+and :func:`taken_counts` (the cards taken per seat and suit at the end of a playout).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from itertools import chain
+from typing import Any, Final
+
+from .kernel import play_cards
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which
@@ -456,6 +459,51 @@ class Search:
 
 
 # -- the advisor's rollouts (cardlab.advisor): compiled here for speed; no solver code ------
+def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[float],
+                 spare: Callable[[], float], seat: int,
+                 outcome: Callable[[Any, int], tuple[int, dict[str, float]]],
+                 choose: Callable[[Any, int, list[int]], int] | None, reader: Any,
+                 sums: list[float], squares: list[float],
+                 fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]) -> None:
+    """One sample's playouts in the play phase (``cardlab.advisor.evaluate.run``).
+
+    ``scratch`` is a clone of ``start`` (a state whose end of play scores nothing, turning
+    ``turn`` to -1); for each action in turn its table is ``start``'s again (from the second
+    on) and the action is applied. The play is then finished reading ``numbers`` and then
+    ``spare``: with ``choose`` None by random cards through the engine's ``play_cards``,
+    else by ``choose(state, seat to act, legal cards)`` at every card (a bot's card play;
+    its random numbers come through ``reader.random``). ``outcome(scratch, seat)`` gives the
+    hand score, added to ``sums``/``squares``, and the figures, added to
+    ``fig_sums``/``fig_counts``, at the action's place.
+    """
+    i = 0
+    for action in actions:
+        stream = chain(numbers, iter(spare, None)).__next__
+        if i:
+            start.copy_table_into(scratch)
+        scratch.apply(action)
+        if choose is None:
+            if scratch.turn >= 0:
+                play_cards(scratch, -1, stream)
+        else:
+            reader.random = stream
+            while True:
+                turn = scratch.turn
+                if turn < 0:
+                    break
+                scratch.apply(choose(scratch, turn, scratch.legal_actions()))
+        score, figures = outcome(scratch, seat)
+        value = float(score)
+        sums[i] += value
+        squares[i] += value * value
+        sums_i = fig_sums[i]
+        counts_i = fig_counts[i]
+        for key, number in figures.items():
+            sums_i[key] = sums_i.get(key, 0.0) + number
+            counts_i[key] = counts_i.get(key, 0) + 1
+        i += 1
+
+
 def taken_counts(history: list[tuple[int, tuple[int, ...], int]], suit_of: tuple[int, ...],
                  nseats: int, nsuits: int) -> list[list[int]]:
     """Cards taken per seat per suit, from a hand's tricks ``(leader, cards, winner)`` in one

@@ -48,8 +48,9 @@ from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError
 from ..game import State
-from ..kernel import PLAY, play_cards
+from ..kernel import PLAY
 from ..replay import LinePath, Replay
+from ..solvekernel import play_actions
 from .sample import figures_for, outcome_for, sampler_for, seat_view
 
 Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
@@ -208,47 +209,33 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     spare = random.Random(seed)  # numbers past a sample's own (a long Whot hand): shared
     spare_rand = spare.random
     stopped = _stopped(bot, game) if outcome is not None else None
-    # the play only is left: random cards straight through the engine's play_cards (what
-    # random_playout calls in the play phase), which stops when the stopped class's end of
-    # play marks the turn -1
-    at_play_playout = _play_out_cards if bot == "random" else playout
+    choose, reader = _card_play(bot, game) if stopped is not None else (None, None)
     for _ in range(rollouts):
         start = draw(master)
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
-        at_play = (stopped is not None and outcome is not None
-                   and getattr(start, "phase", None) is PLAY)
-        if at_play:
+        if (stopped is not None and outcome is not None
+                and getattr(start, "phase", None) is PLAY):
             # The play only is left: the playouts stop at the end of play and the outcome
             # hook scores the hand once for the value and the figures (the same numbers as
-            # the engine's end of hand: tests/test_advisor_evaluate.py).
+            # the engine's end of hand: tests/test_advisor_evaluate.py). In the play phase
+            # of a stopped state only the compiled table changes (the cards; the end of
+            # play scores nothing), so one clone per sample serves every action: the table
+            # is copied back from the start before each (a compiled loop).
             start.__class__ = stopped(type(start))  # type: ignore[misc]
-        scratch: Any = start.clone() if at_play else None
+            play_actions(start, start.clone(), actions, numbers, spare_rand, seat,
+                         outcome, choose, reader, sums, squares, fig_sums, fig_counts)
+            continue
         for i, action in enumerate(actions):
-            stream = chain(numbers, iter(spare_rand, None)).__next__
-            if at_play:
-                # In the play phase of a stopped state only the compiled table changes (the
-                # cards; the end of play scores nothing), so one clone per sample serves
-                # every action: the table is copied back from the start before each.
-                state = scratch
-                if i:
-                    start.copy_table_into(state)  # type: ignore[attr-defined]
-                state.apply(action)
-                if state.turn >= 0:
-                    at_play_playout(state, stream)
-                score, figs = outcome(state, seat)  # type: ignore[misc]
-                value = float(score)
-            else:
-                state = start.clone()
-                state.apply(action)
-                playout(state, stream)
-                value = float(_hand_score(state, seat, start))
-                figs = figures(state, seat, start)
+            state = start.clone()
+            state.apply(action)
+            playout(state, chain(numbers, iter(spare_rand, None)).__next__)
+            value = float(_hand_score(state, seat, start))
             sums[i] += value
             squares[i] += value * value
             sums_i, counts_i = fig_sums[i], fig_counts[i]
-            for key, number in figs.items():
+            for key, number in figures(state, seat, start).items():
                 sums_i[key] = sums_i.get(key, 0.0) + number
                 counts_i[key] = counts_i.get(key, 0) + 1
     out = {}
@@ -261,8 +248,19 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     return out
 
 
-def _play_out_cards(state: Any, numbers: Callable[[], float]) -> None:
-    play_cards(state, -1, numbers)
+def _card_play(bot: str, game: str
+               ) -> tuple[Callable[[Any, int, list[int]], int] | None, Any]:
+    """The fast path's card play: None for random cards, else the heuristic bot's
+    ``play_card`` (called straight, not through the bot's dispatch on the phase) and the
+    stand-in generator it reads."""
+    if bot == "random":
+        return None, None
+    from ..bots import make_bot
+
+    heuristic = make_bot("heuristic", game, 0)
+    reader = _Numbers()
+    heuristic.rng = reader  # type: ignore[attr-defined]
+    return heuristic.play_card, reader  # type: ignore[attr-defined]
 
 
 def _stopped(bot: str, game: str) -> Callable[[type], type] | None:

@@ -112,3 +112,7 @@ class HeuristicBot:
         if loser >= 0:
             return loser
         return min(legal, key=RANK_OF.__getitem__)
+
+    # The card play by its public name: the advisor's rollouts call it at every card of the
+    # play phase (legal: the state's legal actions), not through __call__'s phase dispatch.
+    play_card = _play

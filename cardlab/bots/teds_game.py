@@ -95,3 +95,7 @@ class HeuristicBot:
         if losers:  # made (or over): duck with the highest card that still loses
             return max(losers, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
         return max(legal, key=lambda c: RANK_OF[c])
+
+    # The card play by its public name: the advisor's rollouts call it at every card of the
+    # play phase (legal: the state's legal actions), not through __call__'s phase dispatch.
+    play_card = _play
