@@ -30,7 +30,7 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any, Final
 
-from .kernel import play_cards
+from cardlab.kernel import play_cards  # absolute: tests load this source on its own too
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which

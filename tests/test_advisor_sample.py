@@ -416,6 +416,29 @@ def test_the_chi_square_test_catches_a_sequential_draw():
     assert biased < 1e-6
 
 
+def test_one_void_showing_hand_is_drawn_directly_and_uniformly():
+    # Seven cards of suits 0 0 0 1 1 2 2; the first hand (2 cards) showed void in suits 0
+    # and 2, the second takes 3 of any suit; two stay undealt. The direct pick and the
+    # counted draw are both uniform.
+    suit_of = (0, 0, 0, 1, 1, 2, 2)
+    cards = list(range(7))
+    buckets = [(2, 0b101), (3, 0)]
+    layouts = sorted({(a, b) for a in itertools.combinations(cards, 2)
+                      for b in itertools.combinations([c for c in cards if c not in a], 3)
+                      if all(suit_of[c] == 1 for c in a)})
+    drawer = LayoutDrawer(cards, suit_of, 3, buckets)
+    assert drawer.direct and drawer.count() == len(layouts)
+
+    def draw(rng):
+        return tuple(tuple(sorted(p)) for p in drawer.draw(rng))
+
+    direct = chi_square_p(draw, layouts, per_cell=300)
+    assert drawer.exact_draws == 300 * len(layouts)
+    drawer.direct = False  # the counting method on the same buckets
+    counted = chi_square_p(draw, layouts, per_cell=300)
+    assert direct > 0.001 and counted > 0.001
+
+
 # -- blindness by construction ------------------------------------------------------------
 def test_the_sampler_takes_a_view_never_a_state():
     table = cardlab.new_game("teds-game", players=4, seed=1)

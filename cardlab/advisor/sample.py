@@ -24,6 +24,7 @@ consistent with the view. See ``docs/advisor-sampling.md``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -126,15 +127,18 @@ def figures_for(game: str) -> Figures:
 def outcome_for(game: str) -> Callable[[Any, int], tuple[int, dict[str, float]]] | None:
     """A trick game's outcome hook ``outcome(end_of_play, seat) -> (hand score, figures)``
     for the evaluation's fast path (:func:`cardlab.advisor.tricks.bobs_hat_outcome`), or
-    None (Whot: the figures hook and the engine's score).
+    None (Whot: the figures hook and the engine's score). Each call gives a new hook, with
+    its own memo of outcomes: one per evaluation.
 
-    >>> outcome_for("teds-game").__name__, outcome_for("whot")
-    ('teds_game_outcome', None)
+    >>> callable(outcome_for("teds-game")), outcome_for("whot")
+    (True, None)
     """
     if game in ("bobs-hat", "teds-game"):
         from . import tricks
 
-        return tricks.bobs_hat_outcome if game == "bobs-hat" else tricks.teds_game_outcome
+        if game == "teds-game":
+            return tricks.teds_game_outcome
+        return functools.partial(tricks.bobs_hat_outcome, memo={})
     return None
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
+from itertools import chain
 from types import SimpleNamespace
 from typing import Any
 
@@ -84,7 +85,16 @@ class LayoutDrawer:
         self._choices: dict[tuple[int, tuple[int, ...]],
                             tuple[list[float], list[tuple[int, ...]]]] = {}
         self.exact_draws = 0  # how many draws the exact method made (for tests, benchmarks)
-        if self.constrained and len(self.counts) <= EAGER_BUCKETS:
+        # One void-showing hand: its cards are a uniform pick among the cards its voids
+        # allow (each pick leaves the same number of ways to deal the rest), the rest a
+        # uniform deal: exact, at the cost of one deal, so neither rejection nor counting.
+        self.direct = len(self.order) == 1
+        if self.direct:
+            mask = self.masks[self.order[0]]
+            self.allowed = [c for c in self.cards if not mask >> suit_of[c] & 1]
+            self.barred = [c for c in self.cards if mask >> suit_of[c] & 1]
+            self.tries = 0
+        elif self.constrained and len(self.counts) <= EAGER_BUCKETS:
             # Few hands to count over: the count is cheap, so pick the faster method now.
             self.tries = REJECTION_TRIES if self.acceptance() >= 0.5 else 0
 
@@ -201,6 +211,8 @@ class LayoutDrawer:
 
     def _exact(self, rng: random.Random) -> list[list[int]]:
         self.exact_draws += 1
+        if self.direct:
+            return self._direct(rng.random)
         rand = rng.random
         left = self._full()
         if self._count(0, left) == 0:
@@ -250,6 +262,40 @@ class LayoutDrawer:
                 j = i + int(rand() * (n - i))
                 rest[i], rest[j] = rest[j], rest[i]
                 part.append(rest[i])
+                i += 1
+        return out
+
+
+    def _direct(self, rand: Any) -> list[list[int]]:
+        """The exact draw with one void-showing hand: a uniform pick among the cards it may
+        hold, then a uniform deal of the rest to the other hands."""
+        bucket = self.order[0]
+        counts = self.counts
+        allowed = self.allowed[:]
+        n = len(allowed)
+        k = counts[bucket]
+        if k > n:
+            raise CardlabError("the view is inconsistent: no deal of the unseen cards "
+                               "respects every void shown")
+        out: list[list[int]] = [[] for _ in counts]
+        part = out[bucket]
+        for i in range(k):  # a partial Fisher-Yates shuffle of the allowed cards
+            j = i + int(rand() * (n - i))
+            card = allowed[j]
+            allowed[j] = allowed[i]
+            allowed[i] = card
+            part.append(card)
+        rest = allowed[k:] + self.barred
+        n = len(rest)
+        i = 0
+        for free in self.free:
+            part = out[free]
+            for _ in range(counts[free]):
+                j = i + int(rand() * (n - i))
+                card = rest[j]
+                rest[j] = rest[i]
+                rest[i] = card
+                part.append(card)
                 i += 1
         return out
 
@@ -560,25 +606,42 @@ def stopped_class(cls: type) -> type:
     return sub
 
 
-def bobs_hat_outcome(end: Any, seat: int) -> tuple[int, dict[str, float]]:
+def bobs_hat_outcome(end: Any, seat: int, memo: dict[tuple[Any, ...], Any] | None = None
+                     ) -> tuple[int, dict[str, float]]:
     """The seat's hand score and :func:`bobs_hat_figures` of a hand whose play is over but
-    not yet scored (a :func:`stopped_class` state): ``score_hand`` once, with its parts."""
+    not yet scored (a :func:`stopped_class` state): ``score_hand`` once, with its parts.
+
+    Playouts often end with the same cards taken, so with a ``memo`` (one evaluation's own
+    dict) the outcome is kept under everything ``score_hand`` reads; the figures returned
+    are then shared: read them, do not change them.
+    """
     taken = taken_counts(end.history, end.suit_of, end.nseats, 3)
-    dealt = [0, 0, 0]
-    for row in taken:  # every card dealt has been taken
-        dealt[0] += row[0]
-        dealt[1] += row[1]
-        dealt[2] += row[2]
     holder = end.hat_holder()
-    parts: list[dict[str, int]] = [{} for _ in taken]
-    scores = score_hand(end.bids, taken, dealt, end.size, holder, end.hat_value,
-                        end.rules.options["negative_scoring"], parts)
-    out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
-           for word, points in parts[seat].items() if word != "hat"}
-    out["hat"] = 1.0 if holder == seat else 0.0
-    return end.row[seat] + scores[seat], out
+    options = end.rules.options
+    key = (seat, holder, end.hat_value, end.size, options["negative_scoring"],
+           *end.bids, *chain.from_iterable(taken))
+    known = memo.get(key) if memo is not None else None
+    if known is None:
+        dealt = [0, 0, 0]
+        for row in taken:  # every card dealt has been taken
+            dealt[0] += row[0]
+            dealt[1] += row[1]
+            dealt[2] += row[2]
+        parts: list[dict[str, int]] = [{} for _ in taken]
+        scores = score_hand(end.bids, taken, dealt, end.size, holder, end.hat_value,
+                            options["negative_scoring"], parts)
+        out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
+               for word, points in parts[seat].items() if word != "hat"}
+        out["hat"] = 1.0 if holder == seat else 0.0
+        known = (scores[seat], out)
+        if memo is not None:
+            if len(memo) >= OUTCOMES_KEPT:
+                memo.clear()
+            memo[key] = known
+    return end.row[seat] + known[0], known[1]
 
 
+OUTCOMES_KEPT = 100_000  # outcomes a memo keeps at most (then it starts again from empty)
 MADE_WORD = {word: f"made {word}" for word in BID_WORDS.values()}
 
 
