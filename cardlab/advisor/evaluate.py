@@ -23,6 +23,10 @@ from ``seed``: the same call gives the same numbers.
   action exactly (standard error 0, ``exact`` true, one "rollout").
 - How the samples are drawn, and the hook for weighting them by bids:
   ``docs/advisor-sampling.md``.
+- Speed (trick games, random and heuristic bots, a sample in the play phase): the playouts
+  stop at the end of play and the game's own scoring function scores the hand once for the
+  value and the figures (``outcome_for``); one sample's playouts run in a compiled loop
+  (``cardlab.solvekernel.play_actions``). The numbers are those of the plain path.
 
 >>> import cardlab
 >>> review = cardlab.example("norwegian-review")
