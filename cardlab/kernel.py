@@ -43,6 +43,11 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
         raise ValueError(f"a {population}-card deck has no {count} places to shuffle")
     if len(stream) < 4 * count:
         raise ValueError(f"{count} places need {4 * count} bytes, not {len(stream)}")
+    return cast(list[int], _shuffled(stream, population, count)[:count])
+
+
+def _shuffled(stream: bytes, population: int, count: int) -> list[object]:
+    """The deck ``0..population-1`` with its first ``count`` places shuffled (unchecked)."""
     # the cards as plain objects: a swap moves references, with no int unboxing or boxing
     deck: list[object] = list(range(population))
     remaining: i64 = population
@@ -60,7 +65,7 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
         deck[j] = deck[i]
         deck[i] = card
         i += 1
-    return cast(list[int], deck[:count])
+    return deck
 
 
 def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
@@ -146,6 +151,9 @@ class TrickTable:
     renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
     dealt_hands: list[list[int]]  # the cards each seat was dealt this hand
     phase: str
+    # Outside play, the legal actions when the game has them ready: a list never changed
+    # (legal_actions returns a copy), or None, and the game's _legal_other says.
+    legal_ready: list[int] | None
 
     def start_tricks(self, hands: list[list[int]], trump: int, leader: int,
                      nsuits: int) -> None:
@@ -162,11 +170,81 @@ class TrickTable:
         self.tricks_won = [0] * len(hands)
         self.renege = None
         self.dealt_hands = hands
+        self.legal_ready = None
+
+    def deal_stream(self, stream: bytes, size: int, first: int, leader: int,
+                    nsuits: int) -> int:
+        """Shuffle, deal and start a hand in one pass; return the next card of the deck.
+
+        The deck is shuffled by ``stream`` as :func:`shuffle_prefix` shuffles it (one word
+        per place, as many places as the stream has words, at most the whole deck), and
+        ``size`` cards each are dealt one at a time from its top, from seat ``first`` on, as
+        :func:`deal_rounds` deals them. The table is then what :meth:`start_tricks` makes of
+        those hands in ``nsuits`` suits (each seat's dealt cards in ascending order), with
+        no trump yet and ``leader`` to lead. The card after the dealt ones (the one a game
+        turns up) is returned, or -1 when the stream has no word for it.
+        """
+        nseats: i64 = self.nseats
+        population: i64 = self.ncards
+        places: i64 = len(stream) // 4
+        if places > population:
+            places = population
+        dealt: i64 = nseats * size
+        if dealt > places:
+            raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
+        deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
+        # the seat each card went to (-1: not dealt), then every hand in card order at once:
+        # no sort, and each suit's list grows in ascending order
+        owner: list[int] = [-1] * population
+        seat: i64 = first
+        i: i64 = 0
+        while i < dealt:
+            owner[cast(int, deck[i])] = seat
+            seat = seat + 1 if seat + 1 < nseats else 0
+            i += 1
+        suit_of = self.suit_of
+        hands: list[list[list[int]]] = []
+        cards_of: list[list[int]] = []
+        s: i64 = 0
+        while s < nseats:
+            by_suit: list[list[int]] = []
+            k: i64 = 0
+            while k < nsuits:
+                by_suit.append([])
+                k += 1
+            hands.append(by_suit)
+            cards_of.append([])
+            s += 1
+        card_no: i64 = 0
+        while card_no < population:
+            held: i64 = owner[card_no]
+            if held >= 0:
+                hands[held][suit_of[card_no]].append(card_no)
+                cards_of[held].append(card_no)
+            card_no += 1
+        self.hands = hands
+        self.trump = -1
+        self.turn = leader
+        self.leader = leader
+        self.led = -1
+        self.trick = []
+        self.win_seat = -1
+        self.win_card = -1
+        self.history = []
+        self.tricks_won = [0] * nseats
+        self.renege = None
+        self.dealt_hands = cards_of
+        self.legal_ready = None
+        return cast(int, deck[dealt]) if dealt < places else -1
 
     def legal_actions(self) -> list[int]:
         """The seat to act's choices: in play, the suit led if held, else the whole hand in
-        suit order (a new list each time); in other phases, the game's ``_legal_other``."""
+        suit order (a new list each time); in other phases, a copy of ``legal_ready`` when
+        the game has it ready, else the game's ``_legal_other``."""
         if self.phase is not PLAY:
+            ready = self.legal_ready
+            if ready is not None:
+                return ready[:]
             return self._legal_other()
         held = self.hands[self.turn]
         led = self.led
@@ -234,6 +312,7 @@ class TrickTable:
         other.renege = self.renege
         other.dealt_hands = self.dealt_hands
         other.phase = self.phase
+        other.legal_ready = self.legal_ready
 
     # The game's hooks (overridden by each game's Python class).
     def _legal_other(self) -> list[int]:
@@ -252,7 +331,7 @@ class TrickTable:
 
 TABLE_FIELDS: Final = ("hands", "suit_of", "ncards", "nseats", "trump", "turn", "leader", "led",
                        "trick", "win_seat", "win_card", "history", "tricks_won", "renege",
-                       "dealt_hands", "phase")
+                       "dealt_hands", "phase", "legal_ready")
 """The fields of :class:`TrickTable`, for pickling a state (the compiled object has no dict)."""
 
 
@@ -278,7 +357,7 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
         at = 0
         for held_card in cards:  # one scan finds the card (or not) and where it is
             if held_card == card:
-                del cards[at]
+                cards.pop(at)  # a list pop compiles to a direct call (del would not)
                 _place(table, card, suit)
                 return True
             at += 1

@@ -107,7 +107,8 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
 
 # The compiled kernel's functions the engines call, and TrickTable's methods (the games'
 # states inherit them): the pure run swaps every one of them for its source.
-TABLE_METHODS = ("start_tricks", "legal_actions", "apply", "copy_table_into", "clone_state")
+TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_table_into",
+                 "clone_state")
 
 
 @pytest.mark.parametrize("game, options", [
@@ -157,3 +158,74 @@ def test_a_copied_state_is_whole_and_independent(game, options, copier):
         assert other.hand_over() and repr(state.snapshot()) == before
         state.random_playout(random.Random(1).random)
         assert repr(state.snapshot()) == repr(other.snapshot())
+
+
+def _deal_table(game: str, options: dict):
+    """A state of ``game`` with its first deal due (Ted's Game: the first dealer drawn)."""
+    state = cardlab.get_game(game).rules(**options).new_state()
+    if state.chance_kind() == "setup":
+        state.apply_chance(state.seeded_chance(3))
+    return state
+
+
+@pytest.mark.parametrize("players, size", [(3, 17), (5, 10), (8, 6), (4, 1)])
+def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size):
+    # One pass of the compiled kernel shuffles, deals and sorts into suits: the same hands
+    # as shuffle_prefix, deal_rounds and start_tricks give, and the same as its source.
+    state = _deal_table("teds-game", {"players": players, "start_size": size})
+    rng = random.Random(players * 100 + size)
+    for extra in (0, 1, 5):
+        places = min(players * size + extra, state.ncards)
+        stream = bytes(rng.randrange(256) for _ in range(4 * places))
+        order = kernel.shuffle_prefix(stream, state.ncards, places)
+        dealt = kernel.deal_rounds(order, players, size, 1)
+        results = []
+        for table in (kernel.TrickTable, pure.TrickTable):
+            twin = state.clone()
+            turned = table.deal_stream(twin, stream, size, 1, 2, 4)
+            results.append((turned, twin.hands, twin.dealt_hands, twin.turn, twin.leader,
+                            twin.trump, twin.trick, twin.history, twin.tricks_won))
+        assert results[0] == results[1]
+        turned, hands, dealt_hands = results[0][:3]
+        assert turned == (order[players * size] if places > players * size else -1)
+        assert dealt_hands == [sorted(cards) for cards in dealt]
+        assert hands == kernel.hands_by_suit(dealt, state.suit_of, 4)
+        assert results[0][3:] == (2, 2, -1, [], [], [0] * players)
+
+
+@pytest.mark.parametrize("options", [
+    *cardlab.get_game("teds-game").rules_class.conformance_option_sets(),
+    {"players": 5, "start_size": 10},
+])
+def test_deal_seeded_plays_as_the_recorded_deal(options):
+    # The fast deal (deal_stream, legal bids kept ready) against the recorded one
+    # (apply_chance of seeded_chance, legal bids from _legal_other), step by step through a
+    # whole game, bid changes included: the same position and the same legal actions.
+    from cardlab.games.teds_game import CHANGE
+
+    fast, slow = _deal_table("teds-game", options), _deal_table("teds-game", options)
+    rng = random.Random(repr(options))
+    hand = 0
+    while not fast.is_game_over():
+        hand += 1
+        fast.deal_seeded(hand)
+        slow.apply_chance(slow.seeded_chance(hand))
+        assert sorted(map(sorted, fast.dealt_hands)) == sorted(map(sorted, slow.dealt_hands))
+        while fast.to_act() >= 0:
+            assert fast.snapshot() == slow.snapshot()
+            legal = fast.legal_actions()
+            assert legal == slow.legal_actions()
+            if fast.phase == "bid":
+                assert legal == fast._legal_other(), "the ready bids are the rules' bids"
+                changer = fast.change_seat()
+                if changer >= 0 and rng.random() < 0.3:  # change the last bid now and then
+                    new = rng.choice([b for b in range(fast.size + 1)
+                                      if b != fast.bids[changer]])
+                    fast.apply(CHANGE + new)
+                    slow.apply(CHANGE + new)
+                    continue
+            action = legal[int(rng.random() * len(legal))]
+            fast.apply(action)
+            slow.apply(action)
+        assert fast.snapshot() == slow.snapshot() and fast.hand_over()
+    assert fast.totals() == slow.totals()

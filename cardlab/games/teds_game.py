@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -78,6 +79,19 @@ def max_start(players: int) -> int:
     return (NCARDS - 1) // players
 
 
+def _hooked(size: int, forbidden: int) -> list[int]:
+    """The dealer's bids in a hand of ``size`` when the hook forbids ``forbidden`` (or none
+    when it is out of 0..size)."""
+    bids = BID_ACTIONS[size]
+    return bids[:forbidden] + bids[forbidden + 1:] if 0 <= forbidden <= size else bids
+
+
+# The dealer's bids by hand size and forbidden bid, for every hand the deck allows; like
+# BID_ACTIONS never changed (legal actions are copies).
+HOOKED_BIDS = tuple(tuple(_hooked(size, forbidden) for forbidden in range(size + 1))
+                    for size in range(max_start(3) + 1))
+
+
 def score(bid: int, taken: int, dealt: int) -> int:
     """One player's score for a hand.
 
@@ -88,6 +102,11 @@ def score(bid: int, taken: int, dealt: int) -> int:
         return 10 + (dealt if bid == 0 else bid * bid)
     miss = taken - bid if taken > bid else bid - taken
     return -miss * miss * miss
+
+
+# score(bid, taken, size) by hand size, bid and tricks taken: the end of a hand reads it
+SCORES = tuple(tuple(tuple(score(bid, taken, size) for taken in range(size + 1))
+                     for bid in range(size + 1)) for size in range(max_start(3) + 1))
 
 
 @register
@@ -213,10 +232,28 @@ class TedsGameState(TrickTaking):
         self._begin_hand(*checked)
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Same as ``apply_chance(seeded_chance(seed))`` for a deal, without the codes."""
+        """Same as ``apply_chance(seeded_chance(seed))`` for a deal, without the codes.
+
+        The simulations' and rollouts' path: the stream of :func:`~cardlab.cards.seeded_cards`
+        is shuffled, dealt and sorted into suits in one call of the compiled
+        :meth:`~cardlab.kernel.TrickTable.deal_stream` (tests/test_kernel.py checks that
+        both ways give the same state).
+        """
         if self.phase != PHASE_DEAL:
             raise self.refuse(self._wrong_action(-1))
-        self._begin_hand(*self._seeded_cards(seed))
+        n = self.nseats
+        hand = self.hand_no + 1
+        size = self.sizes[hand - 1]
+        dealer = self.first_dealer if hand == 1 else self.dealer + 1
+        dealer = dealer if dealer < n else 0
+        left = dealer + 1 if dealer + 1 < n else 0
+        # the words of cards.seeded_cards(seed, "teds-game", hand, ...), its material spelled
+        # out: one hash call and nothing else in Python
+        stream = hashlib.shake_128(f"cardlab-deal:{seed}:teds-game:{hand}".encode()).digest(
+            4 * (n * size + 1))
+        turned = self.deal_stream(stream, size, left, left, 4)
+        self.trump = SUIT_OF[turned]
+        self._begin_bids(turned, dealer, hand, size)
 
     def _next_dealer(self) -> int:
         if self.hand_no == 0:
@@ -235,10 +272,16 @@ class TedsGameState(TrickTaking):
 
     def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
         n = self.nseats
-        self.dealer = dealer = self._next_dealer()
-        self.hand_no = hand_no = self.hand_no + 1
-        self.size = size = self.sizes[hand_no - 1]
+        dealer = self._next_dealer()
         self.start_tricks(hands, SUIT_OF[turned], dealer + 1 if dealer + 1 < n else 0, len(SUITS))
+        self._begin_bids(turned, dealer, self.hand_no + 1, self.sizes[self.hand_no])
+
+    def _begin_bids(self, turned: int, dealer: int, hand_no: int, size: int) -> None:
+        """The hand is dealt (the table started): its bidding begins."""
+        n = self.nseats
+        self.dealer = dealer
+        self.hand_no = hand_no
+        self.size = size
         self.turned = turned
         self.bids = [-1] * n
         self.nbids = 0
@@ -247,7 +290,7 @@ class TedsGameState(TrickTaking):
         self.changes = []
         self.reneges = []
         self.row = [0] * n
-        self.bid_actions = BID_ACTIONS[size]
+        self.bid_actions = self.legal_ready = BID_ACTIONS[size]  # the first bidder is no dealer
         self.phase = PHASE_BID
 
     def _check_setup(self, record: Any) -> tuple[list[list[int]], int]:
@@ -373,7 +416,9 @@ class TedsGameState(TrickTaking):
                     self.bids[seat] = bid
                     self.bid_total += bid
                     self.nbids += 1
-                    self.turn = seat + 1 if seat + 1 < self.nseats else 0
+                    self.turn = seat = seat + 1 if seat + 1 < self.nseats else 0
+                    if seat == self.dealer:  # the dealer's bids, ready for legal_actions
+                        self.legal_ready = self._dealer_bids()
                     return
                 forbidden = self._hook_now()
                 if bid == forbidden:
@@ -395,8 +440,22 @@ class TedsGameState(TrickTaking):
             self.hook = forbidden
             self.phase = PHASE_PLAY
             self.turn = self.leader
+            self.legal_ready = None
         else:
-            self.turn = seat + 1 if seat + 1 < self.nseats else 0
+            self.turn = seat = seat + 1 if seat + 1 < self.nseats else 0
+            if seat == self.dealer:
+                self.legal_ready = self._dealer_bids()
+
+    def _dealer_bids(self) -> list[int]:
+        """The dealer's legal bids now (the hook, as :meth:`_hook_now` says), as a list
+        never changed."""
+        size = self.size
+        forbidden = size - self.bid_total
+        if forbidden < 0:
+            return BID_ACTIONS[size]
+        if size < len(HOOKED_BIDS):
+            return HOOKED_BIDS[size][forbidden]
+        return _hooked(size, forbidden)
 
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the hand with random legal actions, as :meth:`TrickTaking.random_playout`.
@@ -432,6 +491,8 @@ class TedsGameState(TrickTaking):
         self.bids[seat] = bid
         self.bid_total += bid - old
         self.changes.append((seat, old, bid))
+        if self.turn == self.dealer:  # the total changed: so did the hook
+            self.legal_ready = self._dealer_bids()
 
     def _illegal_play(self, action: int) -> None:
         if self.table_mode and 0 <= action < NCARDS and \
@@ -454,7 +515,11 @@ class TedsGameState(TrickTaking):
 
     def _end_hand(self) -> None:
         size = self.size
-        row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
+        if size < len(SCORES):
+            table = SCORES[size]  # score(bid, taken, size), looked up
+            row = [table[b][t] for b, t in zip(self.bids, self.tricks_won, strict=True)]
+        else:
+            row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
         self.row = row
         self.sheet.append(row[:])
         self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
