@@ -19,9 +19,10 @@ and with the leader and the score summary it is the whole key of the transpositi
 >>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
 
-The module also compiles two loops of the Monte Carlo advisor's rollouts, no part of the
-solver: :func:`play_actions` (one sample's playouts, one per legal action, in the play phase)
-and :func:`taken_counts` (the cards taken per seat and suit at the end of a playout).
+The module also compiles three loops of the Monte Carlo advisor, no part of the solver:
+:func:`play_actions` (one sample's playouts, one per legal action, in the play phase),
+:func:`taken_counts` (the cards taken per seat and suit at the end of a playout) and
+:func:`deal_direct` (the sampler's draw when one hand has shown a void).
 """
 
 from __future__ import annotations
@@ -467,9 +468,9 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
                  fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]) -> None:
     """One sample's playouts in the play phase (``cardlab.advisor.evaluate.run``).
 
-    ``scratch`` is a clone of ``start`` (a state whose end of play scores nothing, turning
-    ``turn`` to -1); for each action in turn its table is ``start``'s again (from the second
-    on) and the action is applied. The play is then finished reading ``numbers`` and then
+    ``scratch`` is the sample (a state whose end of play scores nothing, turning ``turn`` to
+    -1) and ``start`` holds a copy of its table; for each action in turn the scratch's table
+    is ``start``'s again (from the second on) and the action is applied. The play is then finished reading ``numbers`` and then
     ``spare``: with ``choose`` None by random cards through the engine's ``play_cards``,
     else by ``choose(state, seat to act, legal cards)`` at every card (a bot's card play;
     its random numbers come through ``reader.random``). ``outcome(scratch, seat)`` gives the
@@ -502,6 +503,48 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
             sums_i[key] = sums_i.get(key, 0.0) + number
             counts_i[key] = counts_i.get(key, 0) + 1
         i += 1
+
+
+def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list[int],
+                free: list[int], rand: Callable[[], float]) -> list[list[int]] | None:
+    """Each bucket's cards: ``counts[bucket]`` of ``allowed`` by a partial Fisher-Yates
+    shuffle, then the buckets ``free`` in turn from the rest (the allowed cards left, then
+    ``barred``), the same way; each step reads ``rand()`` once. None when too few cards are
+    allowed. (``cardlab.advisor.tricks.LayoutDrawer``: why this draw is uniform.)
+
+    >>> deal_direct([2, 3, 4], [0, 1], 0, [2, 1], [1], lambda: 0.0)
+    [[2, 3], [4]]
+    """
+    pool = allowed[:]
+    n = len(pool)
+    k = counts[bucket]
+    if k > n:
+        return None
+    out: list[list[int]] = [[] for _ in counts]
+    part = out[bucket]
+    i = 0
+    while i < k:
+        j = i + int(rand() * (n - i))
+        card = pool[j]
+        pool[j] = pool[i]
+        pool[i] = card
+        part.append(card)
+        i += 1
+    rest = pool[k:] + barred
+    n = len(rest)
+    i = 0
+    for other in free:
+        part = out[other]
+        left = counts[other]
+        while left > 0:
+            j = i + int(rand() * (n - i))
+            card = rest[j]
+            rest[j] = rest[i]
+            rest[i] = card
+            part.append(card)
+            i += 1
+            left -= 1
+    return out
 
 
 def taken_counts(history: list[tuple[int, tuple[int, ...], int]], suit_of: tuple[int, ...],

@@ -214,6 +214,7 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     spare_rand = spare.random
     stopped = _stopped(bot, game) if outcome is not None else None
     choose, reader = _card_play(bot, game) if stopped is not None else (None, None)
+    pristine: Any = None
     for _ in range(rollouts):
         start = draw(master)
         if actions is None:
@@ -228,7 +229,13 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             # play scores nothing), so one clone per sample serves every action: the table
             # is copied back from the start before each (a compiled loop).
             start.__class__ = stopped(type(start))  # type: ignore[misc]
-            play_actions(start, start.clone(), actions, numbers, spare_rand, seat,
+            # the start's table kept aside (one holder for the run: only the table is read
+            # from it), the sample itself played on
+            if pristine is None:
+                pristine = start.clone()
+            else:
+                start.copy_table_into(pristine)  # type: ignore[attr-defined]
+            play_actions(pristine, start, actions, numbers, spare_rand, seat,
                          outcome, choose, reader, sums, squares, fig_sums, fig_counts)
             continue
         for i, action in enumerate(actions):
@@ -283,7 +290,7 @@ def _numbers_needed(state: State) -> int:
     hands = getattr(state, "hands", None)
     if getattr(state, "suit_of", None) is None or hands is None:
         return 64
-    return sum(len(suit) for held in hands for suit in held) + 2 * len(hands) + 2
+    return sum(map(len, chain.from_iterable(hands))) + 2 * len(hands) + 2
 
 
 def _hand_score(state: State, seat: int, start: State) -> int:

@@ -37,7 +37,7 @@ from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
 from ..games.teds_game import score as teds_score
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
-from ..solvekernel import taken_counts
+from ..solvekernel import deal_direct, taken_counts
 from .sample import SeatView
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
@@ -268,35 +268,12 @@ class LayoutDrawer:
 
     def _direct(self, rand: Any) -> list[list[int]]:
         """The exact draw with one void-showing hand: a uniform pick among the cards it may
-        hold, then a uniform deal of the rest to the other hands."""
-        bucket = self.order[0]
-        counts = self.counts
-        allowed = self.allowed[:]
-        n = len(allowed)
-        k = counts[bucket]
-        if k > n:
+        hold, then a uniform deal of the rest to the other hands (compiled)."""
+        out = deal_direct(self.allowed, self.barred, self.order[0], self.counts, self.free,
+                          rand)
+        if out is None:
             raise CardlabError("the view is inconsistent: no deal of the unseen cards "
                                "respects every void shown")
-        out: list[list[int]] = [[] for _ in counts]
-        part = out[bucket]
-        for i in range(k):  # a partial Fisher-Yates shuffle of the allowed cards
-            j = i + int(rand() * (n - i))
-            card = allowed[j]
-            allowed[j] = allowed[i]
-            allowed[i] = card
-            part.append(card)
-        rest = allowed[k:] + self.barred
-        n = len(rest)
-        i = 0
-        for free in self.free:
-            part = out[free]
-            for _ in range(counts[free]):
-                j = i + int(rand() * (n - i))
-                card = rest[j]
-                rest[j] = rest[i]
-                rest[i] = card
-                part.append(card)
-                i += 1
         return out
 
 
