@@ -193,35 +193,41 @@ class TrickTable:
         if dealt > places:
             raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
         deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
-        # the seat each card went to (-1: not dealt), then every hand in card order at once:
-        # no sort, and each suit's list grows in ascending order
-        owner: list[int] = [-1] * population
-        seat: i64 = first
-        i: i64 = 0
-        while i < dealt:
-            owner[cast(int, deck[i])] = seat
-            seat = seat + 1 if seat + 1 < nseats else 0
-            i += 1
         suit_of = self.suit_of
         hands: list[list[list[int]]] = []
         cards_of: list[list[int]] = []
-        s: i64 = 0
-        while s < nseats:
+        if population > 63:  # no machine word holds a hand: deal, sort and split as usual
+            cards_of = [sorted(cards) for cards in
+                        deal_rounds(cast(list[int], deck), nseats, size, first)]
+            hands = hands_by_suit(cards_of, suit_of, nsuits)
+        seat: i64 = 0
+        while seat < nseats and population <= 63:
+            # the seat's cards as the bits of one machine word (seat first + k takes places
+            # k, k + nseats, ...), read back lowest first: each suit's list grows ascending
+            mask: i64 = 0
+            # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
+            one: i64 = dealt - dealt + 1
+            i: i64 = seat - first if seat >= first else seat - first + nseats
+            while i < dealt:
+                card: i64 = cast(int, deck[i])
+                mask |= one << card
+                i += nseats
             by_suit: list[list[int]] = []
             k: i64 = 0
             while k < nsuits:
                 by_suit.append([])
                 k += 1
+            mine: list[int] = []
+            held: i64 = 0
+            while mask != 0:
+                if mask & 1:
+                    by_suit[suit_of[held]].append(held)
+                    mine.append(held)
+                mask >>= 1
+                held += 1
             hands.append(by_suit)
-            cards_of.append([])
-            s += 1
-        card_no: i64 = 0
-        while card_no < population:
-            held: i64 = owner[card_no]
-            if held >= 0:
-                hands[held][suit_of[card_no]].append(card_no)
-                cards_of[held].append(card_no)
-            card_no += 1
+            cards_of.append(mine)
+            seat += 1
         self.hands = hands
         self.trump = -1
         self.turn = leader
