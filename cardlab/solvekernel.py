@@ -470,12 +470,13 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
 
     ``scratch`` is the sample (a state whose end of play scores nothing, turning ``turn`` to
     -1) and ``start`` holds a copy of its table; for each action in turn the scratch's table
-    is ``start``'s again (from the second on) and the action is applied. The play is then finished reading ``numbers`` and then
-    ``spare``: with ``choose`` None by random cards through the engine's ``play_cards``,
-    else by ``choose(state, seat to act, legal cards)`` at every card (a bot's card play;
-    its random numbers come through ``reader.random``). ``outcome(scratch, seat)`` gives the
-    hand score, added to ``sums``/``squares``, and the figures, added to
-    ``fig_sums``/``fig_counts``, at the action's place.
+    is ``start``'s again (from the second on) and the action is applied. The play is then
+    finished reading ``numbers`` and then ``spare``: with ``choose`` None by random cards
+    through the engine's ``play_cards``, else by ``choose(state, seat to act, legal
+    cards)`` at every card (a bot's card play; its random numbers come through
+    ``reader.random``). ``outcome(scratch, seat)`` gives the hand score, added to
+    ``sums``/``squares``, and the figures, added to ``fig_sums``/``fig_counts``, at the
+    action's place.
     """
     i = 0
     for action in actions:
