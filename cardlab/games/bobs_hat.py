@@ -17,6 +17,7 @@ every point where the rulebook is silent.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..cards import draw, seeded_words
@@ -288,10 +289,25 @@ class BobsHatState(TrickTaking):
                 "hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]}
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Same as ``apply_chance(seeded_chance(seed))``, without the round trip via codes."""
+        """Same as ``apply_chance(seeded_chance(seed))``, without the round trip via codes.
+
+        The words of :meth:`_seeded_cards` are shuffled, dealt and sorted into suits in one
+        call of the compiled :meth:`~cardlab.kernel.TrickTable.deal_stream` (one place more
+        is shuffled, which leaves the dealt ones as they are; tests/test_kernel.py checks
+        that both ways give the same state).
+        """
         if self.phase != PHASE_DEAL:
             raise self.refuse("no deal is due: the hand is still being played")
-        self._begin_hand(*self._seeded_cards(seed))
+        hand, attempt, dealer = self._upcoming()
+        n = self.nseats
+        size = self.rules.hand_size(hand)
+        # the words of cards.seeded_words(seed, "bobs-hat", hand, attempt, ...), spelled out
+        stream = hashlib.shake_128(
+            f"cardlab-deal:{seed}:bobs-hat:{hand}:{attempt}".encode()).digest(4 * (n * size + 1))
+        first = dealer + 1 if dealer + 1 < n else 0
+        self.deal_stream(stream, size, first, -1, len(DECK.suits))
+        trump = stream[-1] >> 6  # the last word's top 2 bits: one of the four trump cards
+        self._begin_hand(-1 if trump == 3 else trump, None)
 
     def apply_chance(self, record: Any) -> None:
         if self.phase != PHASE_DEAL:
@@ -303,12 +319,17 @@ class BobsHatState(TrickTaking):
             raise IllegalActionError(err.reason, hand=hand, action=err.action) from None
         self._begin_hand(*checked)
 
-    def _begin_hand(self, trump: int, hands: list[list[int]]) -> None:
+    def _begin_hand(self, trump: int, hands: list[list[int]] | None) -> None:
+        """The hand begins with ``hands`` dealt (None: the table is dealt already)."""
         self.hand_no, self.attempt, self.dealer = self._upcoming()
         self.pending = ""
         self.opener = self._opener(self.dealer)
         self.size = self.rules.hand_size(self.hand_no)
-        self._start_tricks(hands, trump, self.opener)
+        if hands is None:
+            self.trump = trump
+            self.turn = self.leader = self.opener
+        else:
+            self._start_tricks(hands, trump, self.opener)
         self.bids = [0] * self.rules.players
         self.bidder = 0
         self.hat_value = 0
