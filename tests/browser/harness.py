@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +241,46 @@ class Offline:
         """Everything that went wrong (empty lists when the page was self-contained)."""
         return {"network requests": self.blocked, "failed loads": self.failed,
                 "console errors": self.console_errors, "page errors": self.page_errors}
+
+
+def notebook(*sources: str | list[str]) -> dict[str, Any]:
+    """A notebook (nbformat 4, the Python 3 kernel) of code cells not yet run, one a source."""
+    return {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                   "source": source} for source in sources],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+
+
+@contextmanager
+def open_notebook(chromium: Any, lab: LabServer, name: str, theme: str,
+                  viewport: tuple[int, int] = (1024, 768), *, ready: str,
+                  artifact: str) -> Iterator[Any]:
+    """A page of ``lab`` in ``theme`` showing the notebook ``name`` with every cell run (none
+    failed) and the element ``ready`` (a Playwright selector) shown. On leaving, the page made
+    no request outside the Lab server and raised nothing; on a failure inside, a screenshot
+    goes to ``artifacts/{artifact}-{theme}-failure.png``. The page is closed either way."""
+    lab.set_theme(theme)
+    page = chromium.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    local = Offline(page, allow=(lab.url + "/",))
+    try:
+        page.goto(lab.notebook_url(name))
+        page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
+                               arg=THEMES[theme], timeout=60_000)
+        run_all_cells(page)
+        errors = cell_errors(page)
+        assert not errors, errors[0][-3000:]
+        page.locator(ready).first.wait_for()
+        yield page
+        assert not local.blocked and not local.page_errors, local.problems()
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{artifact}-{theme}-failure.png"))
+        raise
+    finally:
+        page.close()
 
 
 # Runs Python in the kernel of the notebook on show (no cell, no execution count): how a test

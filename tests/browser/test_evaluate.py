@@ -286,15 +286,9 @@ def test_page_screenshots(chromium: Any, analysed: Any, artifacts: Path, theme: 
 
 # -- JupyterLab ----------------------------------------------------------------------------------
 
-NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-               "source": ["import cardlab\n", "from cardlab.view import ReplayViewer\n",
-                          "replay = cardlab.load('review-one-seat.json')\n",
-                          "viewer = ReplayViewer(replay)\n", "viewer"]}],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5,
-}
+NOTEBOOK = harness.notebook(["import cardlab\n", "from cardlab.view import ReplayViewer\n",
+                              "replay = cardlab.load('review-one-seat.json')\n",
+                              "viewer = ReplayViewer(replay)\n", "viewer"])
 
 
 @pytest.fixture(scope="module", params=["light", "dark"])
@@ -310,26 +304,10 @@ def lab_viewer(request: pytest.FixtureRequest, lab: harness.LabServer,
     replay.save(folder / "review-one-seat.json")
     name = f"evaluate/evaluate-{theme}.ipynb"
     (lab.work / name).write_text(json.dumps(NOTEBOOK))
-    lab.set_theme(theme)
-    page = chromium.new_page(viewport={"width": 1280, "height": 900})
-    local = harness.Offline(page, allow=(lab.url + "/",))
-    try:
-        page.goto(lab.notebook_url(name))
-        page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
-                               arg=harness.THEMES[theme], timeout=60_000)
-        harness.run_all_cells(page)
-        errors = harness.cell_errors(page)
-        assert not errors, errors[0][-3000:]
-        root = page.locator(ROOT_SEL).first
-        root.locator(".cardlab-card").first.wait_for()
-        yield page, root, replay
-        assert not local.blocked and not local.page_errors, local.problems()
-    except Exception:
-        harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"evaluate-lab-{theme}-failure.png"))
-        raise
-    finally:
-        page.close()
+    with harness.open_notebook(chromium, lab, name, theme, (1280, 900),
+                               ready=f"{ROOT_SEL} >> nth=0 >> .cardlab-card",
+                               artifact="evaluate-lab") as page:
+        yield page, page.locator(ROOT_SEL).first, replay
 
 
 def test_lab_shows_values_and_asks_the_kernel(lab_viewer: Any, artifacts: Path) -> None:

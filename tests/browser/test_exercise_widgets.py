@@ -52,13 +52,7 @@ CELLS = [
 
 
 def notebook() -> dict[str, Any]:
-    return {
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                   "source": source} for source in CELLS],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                    "name": "python3"}},
-        "nbformat": 4, "nbformat_minor": 5,
-    }
+    return harness.notebook(*CELLS)
 
 
 @pytest.fixture(scope="module", params=["light", "dark"])
@@ -69,26 +63,11 @@ def lesson(request: pytest.FixtureRequest, lab: harness.LabServer,
     folder.mkdir(exist_ok=True)
     name = f"lessons/exercises-{theme}.ipynb"
     (lab.work / name).write_text(json.dumps(notebook()))
-    lab.set_theme(theme)
-    page = chromium.new_page(viewport={"width": 1024, "height": 768})
-    local = harness.Offline(page, allow=(lab.url + "/",))
-    try:
-        page.goto(lab.notebook_url(name))
-        page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
-                               arg=harness.THEMES[theme], timeout=60_000)
-        harness.run_all_cells(page)
-        errors = harness.cell_errors(page)
-        assert not errors, errors[0][-3000:]
-        page.locator(".ex-quiz .cardlab-lesson .cardlab-choice").first.wait_for()
+    with harness.open_notebook(chromium, lab, name, theme,
+                               ready=".ex-quiz .cardlab-lesson .cardlab-choice",
+                               artifact="exercises-lab") as page:
         yield page, theme
-        assert not local.blocked and not local.page_errors, local.problems()
         assert not harness.cell_errors(page)  # nothing a click did raised in the kernel
-    except Exception:
-        harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"exercises-lab-{theme}-failure.png"))
-        raise
-    finally:
-        page.close()
 
 
 def root_of(page: Any, kind: str) -> Any:

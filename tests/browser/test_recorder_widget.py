@@ -30,22 +30,17 @@ ROOT_SEL = ".cardlab-recorder"
 SHOTS = Path("/tmp/shots")
 
 
-def cell(*lines: str) -> dict[str, Any]:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-            "source": [line + "\n" for line in lines[:-1]] + [lines[-1]]}
+def cell(*lines: str) -> list[str]:
+    """The source of a cell of these lines."""
+    return [line + "\n" for line in lines[:-1]] + [lines[-1]]
 
 
 def notebook(path: str, bobs: str, whot: str) -> dict[str, Any]:
-    return {
-        "cells": [cell("from cardlab.lessons.recorder import Recorder",
-                       f"rec = Recorder({path!r}, 'teds-game', players=3, "
-                       "seats=['Tone', 'Remo', 'Brad'], start_size=1)", "rec"),
-                  cell(f"Recorder({bobs!r}, 'bobs-hat', players=3, hands=1)"),
-                  cell(f"Recorder({whot!r})")],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                    "name": "python3"}},
-        "nbformat": 4, "nbformat_minor": 5,
-    }
+    return harness.notebook(cell("from cardlab.lessons.recorder import Recorder",
+                                 f"rec = Recorder({path!r}, 'teds-game', players=3, "
+                                 "seats=['Tone', 'Remo', 'Brad'], start_size=1)", "rec"),
+                            cell(f"Recorder({bobs!r}, 'bobs-hat', players=3, hands=1)"),
+                            cell(f"Recorder({whot!r})"))
 
 
 @pytest.fixture(scope="module", params=["light", "dark"])
@@ -64,27 +59,11 @@ def recorder(request: pytest.FixtureRequest, lab: harness.LabServer,
     table.save(folder / f"whot-{theme}.json")
     (lab.work / name).write_text(json.dumps(notebook(saved.name, f"bobs-{theme}.json",
                                                      f"whot-{theme}.json")))
-    lab.set_theme(theme)
-    page = chromium.new_page(viewport={"width": 1024, "height": 768})
-    local = harness.Offline(page, allow=(lab.url + "/",))
-    try:
-        page.goto(lab.notebook_url(name))
-        page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
-                               arg=harness.THEMES[theme], timeout=60_000)
-        harness.run_all_cells(page)
-        errors = harness.cell_errors(page)
-        assert not errors, errors[0][-3000:]
-        root = page.locator(ROOT_SEL).first
-        root.locator(".cardlab-rec-deck .cardlab-card").first.wait_for()
-        yield page, root, saved
-        assert not local.blocked and not local.page_errors, local.problems()
+    with harness.open_notebook(chromium, lab, name, theme,
+                               ready=f"{ROOT_SEL} >> nth=0 >> .cardlab-rec-deck .cardlab-card",
+                               artifact="recorder-lab") as page:
+        yield page, page.locator(ROOT_SEL).first, saved
         assert not harness.cell_errors(page)  # nothing the widget did raised in the kernel
-    except Exception:
-        harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"recorder-lab-{theme}-failure.png"))
-        raise
-    finally:
-        page.close()
 
 
 def wait_entries(root: Any, count: int) -> None:
