@@ -54,7 +54,7 @@ from ..files import write_text
 from ..frames import require
 from ..replay import Replay
 from ..view.movie import build_views
-from ..view.page import EXPORT, module_source, page_movie, script_json
+from ..view.page import EXPORT, PAGE_MODEL, module_source, page_movie, script_json
 from ..view.texts import pretty
 
 HERE = Path(__file__).parent
@@ -84,25 +84,10 @@ body{margin:0;padding:12px;background:#f4f2ea;color:#1d1d1b;
 """
 
 # Boots every viewer of the page on its movie, at the position the lesson showed.
-BOOT_VIEWERS = """
+BOOT_VIEWERS = PAGE_MODEL + """
 const movies = {};
 for (const s of document.querySelectorAll("script.cardlab-movie")) {
   movies[s.dataset.movie] = JSON.parse(s.textContent);
-}
-function pageModel(state) {
-  const handlers = {};
-  return {
-    get: (key) => state[key],
-    set: (key, value) => {
-      const changed = state[key] !== value;
-      state[key] = value;
-      if (changed) for (const f of (handlers["change:" + key] || []).slice()) f();
-    },
-    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
-    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
-    save_changes: () => {},
-    send: () => {},
-  };
 }
 for (const host of document.querySelectorAll(".cardlab-handout-viewer")) {
   const movie = movies[host.dataset.movie];

@@ -32,24 +32,31 @@ HERE = Path(__file__).parent
 EXPORT = "export default { render };"
 
 # The page's stand-in for the widget model: the movie and where the viewer stands, kept in
-# the page; `send` has no kernel to go to (the what-if controls are hidden).
-BOOT = """
+# `state`; `send` has no kernel to go to (the what-if controls are hidden). The handouts boot
+# their viewers with it too.
+PAGE_MODEL = """
+function pageModel(state) {
+  const handlers = {};
+  return {
+    get: (key) => state[key],
+    set: (key, value) => {
+      const changed = state[key] !== value;
+      state[key] = value;
+      if (changed) for (const f of (handlers["change:" + key] || []).slice()) f();
+    },
+    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
+    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
+    save_changes: () => {},
+    send: () => {},
+  };
+}
+"""
+
+BOOT = PAGE_MODEL + """
 const movie = JSON.parse(document.getElementById("cardlab-movie").textContent);
 const state = { movie, step: 0, seat: movie.start || "", line: 0, lang: movie.lang,
   show_all: false, big: false, evaluate: false };
-const handlers = {};
-const model = {
-  get: (key) => state[key],
-  set: (key, value) => {
-    const changed = state[key] !== value;
-    state[key] = value;
-    if (changed) for (const f of (handlers["change:" + key] || []).slice()) f();
-  },
-  on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
-  off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
-  save_changes: () => {},
-  send: () => {},
-};
+const model = pageModel(state);
 render({ model, el: document.getElementById("cardlab-root") });
 document.querySelector(".cardlab-viewer").focus();
 """
