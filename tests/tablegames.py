@@ -32,3 +32,22 @@ def table_mode_game(game: str, options: dict[str, Any], seed: int,
         else:
             table.apply(bots[seat](table.state, seat))
     return table.replay
+
+
+def after_a_renege(game: str, players: int, seeds: range) -> cardlab.Table:
+    """A game in ``mode="table"`` just after a renege: heuristic bots play until a trick is
+    under way where the player to act holds the suit led and another card, and that player
+    puts down the other card. The first of ``seeds`` where that happens."""
+    for seed in seeds:
+        table = cardlab.new_game(game, players=players, seed=seed, mode="table")
+        bots = [make_bot("heuristic", game, s) for s in range(players)]
+        while table.state.phase != "play" or not table.state.trick:
+            state = table.state
+            table.apply(bots[state.to_act()](state, state.to_act()))
+        state = table.state
+        held = state.hands[state.turn]
+        off = [c for s, cards in enumerate(held) if s != state.led for c in cards]
+        if held[state.led] and off:
+            table.act(state.action_text(off[0]))
+            return table
+    raise AssertionError("no position to renege in")

@@ -8,6 +8,7 @@ import math
 import random
 
 import pytest
+from tablegames import after_a_renege
 
 import cardlab
 from cardlab.advisor import Evaluation, evaluate
@@ -214,22 +215,9 @@ def test_a_finished_hand_and_a_step_outside_the_line_are_refused():
 
 def test_nobody_to_act_is_refused():
     # Table mode: a renege ends the hand's play; a new deal is due and nobody acts.
-    for seed in range(40):
-        table = cardlab.new_game("bobs-hat", players=3, seed=seed, mode="table")
-        bots = [make_bot("heuristic", "bobs-hat", s) for s in range(3)]
-        while table.state.phase != "play" or not table.state.trick:
-            state = table.state
-            table.apply(bots[state.to_act()](state, state.to_act()))
-        state = table.state
-        held = state.hands[state.turn]
-        off = [c for s, cards in enumerate(held) if s != state.led for c in cards]
-        if held[state.led] and off:
-            table.act(state.action_text(off[0]))
-            replay = table.replay
-            with pytest.raises(CardlabError, match="nobody is to act"):
-                evaluate(replay, 1, len(replay.hands[0].actions), rollouts=2)
-            return
-    raise AssertionError("no position to renege in")
+    replay = after_a_renege("bobs-hat", 3, range(40)).replay
+    with pytest.raises(CardlabError, match="nobody is to act"):
+        evaluate(replay, 1, len(replay.hands[0].actions), rollouts=2)
 
 
 def test_the_exact_bot(position):

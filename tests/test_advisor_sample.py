@@ -19,6 +19,7 @@ from collections import Counter
 
 import pytest
 from scipy.stats import chisquare
+from tablegames import after_a_renege
 
 import cardlab
 from cardlab.advisor.sample import SeatView, sampler_for, seat_view
@@ -518,24 +519,11 @@ def test_hidden_choices_may_be_drawn_uniformly():
 
 
 def test_a_flagged_renege_is_kept_in_the_samples():
-    for seed in range(60):
-        table = cardlab.new_game("teds-game", players=4, seed=seed, mode="table")
-        bots = [make_bot("heuristic", "teds-game", s) for s in range(4)]
-        while table.state.phase != "play" or not table.state.trick:
-            state = table.state
-            table.apply(bots[state.to_act()](state, state.to_act()))
-        state = table.state
-        held = state.hands[state.turn]
-        off = [c for s, cards in enumerate(held) if s != state.led for c in cards]
-        if not (held[state.led] and off):
-            continue
-        table.act(state.action_text(off[0]))  # a renege: flagged, no score change
-        true = table.state
-        assert true.reneges
-        seat = true.to_act()
-        sampler = sampler_for(seat_view(true, seat, actions_of(table)))
-        for k in range(10):
-            sample = sampler.sample(random.Random(k))
-            assert seat_position(sample, seat) == seat_position(true, seat)
-        return
-    raise AssertionError("no position to renege in")
+    table = after_a_renege("teds-game", 4, range(60))  # a renege: flagged, no score change
+    true = table.state
+    assert true.reneges
+    seat = true.to_act()
+    sampler = sampler_for(seat_view(true, seat, actions_of(table)))
+    for k in range(10):
+        sample = sampler.sample(random.Random(k))
+        assert seat_position(sample, seat) == seat_position(true, seat)
