@@ -420,7 +420,10 @@ class TedsGameState(TrickTaking):
                     if seat == self.dealer:  # the dealer's bids, ready for legal_actions
                         self.legal_ready = self._dealer_bids()
                     return
-                forbidden = self._hook_now()
+                # the dealer: the hook, as _hook_now says, inlined (one call fewer per hand)
+                forbidden = self.size - self.bid_total
+                if forbidden < 0:
+                    forbidden = -1
                 if bid == forbidden:
                     raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")
                 self._bid(bid, forbidden)
@@ -517,7 +520,10 @@ class TedsGameState(TrickTaking):
         size = self.size
         if size < len(SCORES):
             table = SCORES[size]  # score(bid, taken, size), looked up
-            row = [table[b][t] for b, t in zip(self.bids, self.tricks_won, strict=True)]
+            taken = self.tricks_won
+            row = []
+            for seat, bid in enumerate(self.bids):  # a plain loop: quicker than a comprehension
+                row.append(table[bid][taken[seat]])
         else:
             row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
         self.row = row
