@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -27,6 +28,7 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"  # git-ignored: screenshots for a human to look at
+SHOTS = Path("/tmp/shots")  # the same screenshots, outside the tree
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark",
@@ -282,6 +284,15 @@ def open_notebook(chromium: Any, lab: LabServer, name: str, theme: str,
     finally:
         page.close()
 
+
+def shoot(page: Any, root: Any, name: str) -> None:
+    """A screenshot of ``page`` with ``root`` scrolled into view, to ``artifacts/`` and
+    ``/tmp/shots/`` as ``name``."""
+    root.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+    shutil.copy(ARTIFACTS / name, SHOTS / name)
 
 # Runs Python in the kernel of the notebook on show (no cell, no execution count): how a test
 # reads what the kernel holds, e.g. the replay after the notebook added a variation to it.

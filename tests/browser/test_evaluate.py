@@ -165,14 +165,7 @@ def check_chart_and_costly(root: Any, replay: cardlab.Replay, seats: list[str]) 
 
 
 def check_accessible(page: Any, root: Any) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, context=ROOT_SEL)
-    serious = [v for v in results.response["violations"]
-               if v["impact"] in ("serious", "critical")]
-    assert not serious, results.generate_report()
-    contrast = root.evaluate(views.CONTRAST)
-    assert not contrast["failures"], contrast["failures"]
+    views.check_accessible(page, root, ROOT_SEL)
 
 
 # -- the offline page --------------------------------------------------------------------------

@@ -12,9 +12,7 @@ reaches AA contrast, and screenshots at 1024×768 go to ``artifacts/`` and ``/tm
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import harness
@@ -28,7 +26,6 @@ from cardlab.seatview import hidden_from
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/shots")
 CELLS = [
     "import cardlab\n"
     "from cardlab.lessons.exercises import Session, exercise\n"
@@ -81,23 +78,8 @@ def wait_text(page: Any, kind: str, part: str, text: str) -> None:
         arg=[f".ex-{kind} .cardlab-lesson {part}", text], timeout=30_000)
 
 
-def shoot(page: Any, root: Any, name: str) -> None:
-    root.scroll_into_view_if_needed()
-    harness.ARTIFACTS.mkdir(exist_ok=True)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(harness.ARTIFACTS / name))
-    shutil.copy(harness.ARTIFACTS / name, SHOTS / name)
-
-
 def check_accessible(page: Any, root: Any) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, context=".cardlab-lesson")
-    serious = [v for v in results.response["violations"]
-               if v["impact"] in ("serious", "critical")]
-    assert not serious, results.generate_report()
-    contrast = root.evaluate(views.CONTRAST)
-    assert not contrast["failures"], contrast["failures"]
+    views.check_accessible(page, root, ".cardlab-lesson")
 
 
 def test_one_exercise_of_each_kind_and_a_quiz_step(lesson: tuple[Any, str]) -> None:
@@ -113,7 +95,7 @@ def test_one_exercise_of_each_kind_and_a_quiz_step(lesson: tuple[Any, str]) -> N
     trick.locator(".cardlab-lesson-trick button.cardlab-choice[data-code='blue20']").click()
     wait_text(page, "trick-winner", ".cardlab-lesson-feedback", "Right: Tone takes the trick")
     assert trick.locator("button.cardlab-ok[data-code='blue20']").count() == 1
-    shoot(page, trick, f"exercise-{theme}-trick-1024x768.png")
+    harness.shoot(page, trick, f"exercise-{theme}-trick-1024x768.png")
     # what may the dealer not bid? (Ted's Game, hand 2: Ann deals, the others bid 6 of 9)
     bid = root_of(page, "forbidden-bid")
     bid.locator("button.cardlab-choice[data-value='3']").click()
@@ -133,7 +115,7 @@ def test_one_exercise_of_each_kind_and_a_quiz_step(lesson: tuple[Any, str]) -> N
               "Right: Remo may play blue 14. Not red 7, red 9, red 12, black 15: Remo must "
               "follow blue, the suit led")
     assert legal.locator("button.cardlab-no[data-code='red7']").count() == 1
-    shoot(page, legal, f"exercise-{theme}-legal-1024x768.png")
+    harness.shoot(page, legal, f"exercise-{theme}-legal-1024x768.png")
     # what does Kathrine score? A bad entry first: the message, then the answer
     score = root_of(page, "hand-score")
     score.locator("input.cardlab-answer").fill("minus five")
@@ -146,7 +128,7 @@ def test_one_exercise_of_each_kind_and_a_quiz_step(lesson: tuple[Any, str]) -> N
               "Right: −5. Kathrine: most blue −5.")
     wait_text(page, "hand-score", ".cardlab-lesson-score", "3 right of 4")
     assert score.locator("input.cardlab-answer").input_value() == "-5"  # kept beside the verdict
-    shoot(page, score, f"exercise-{theme}-score-1024x768.png")
+    harness.shoot(page, score, f"exercise-{theme}-score-1024x768.png")
     # an exercise on a position where nobody is to act: its message, no traceback
     bad = root_of(page, "bad")
     assert "hand 1 after 25 actions: nobody is to act (the hand is over)" in \
@@ -169,7 +151,7 @@ def quiz_step(page: Any, theme: str) -> None:
     state = Cursor(review, hand=1).goto(expected.index).state
     assert hidden_from(state, 3).leaks(json.dumps(model)) == []
     assert quiz.locator(".cardlab-lesson-seat[data-seat='Kathrine'] [data-code]").count() == 0
-    shoot(page, quiz, f"quiz-{theme}-ask-1024x768.png")
+    harness.shoot(page, quiz, f"quiz-{theme}-ask-1024x768.png")
     quiz.locator("button.cardlab-choice[data-value='hat +10']").click()
     wait_text(page, "quiz", ".cardlab-quiz-text", "You chose hat +10; Brad chose hat −10.")
     rows = quiz.locator(".cardlab-quiz-values tr[data-action]")
@@ -177,7 +159,7 @@ def quiz_step(page: Any, theme: str) -> None:
         ["hat +10", "hat -10"]
     assert "deals sampled from Brad's view" in quiz.locator(".cardlab-quiz-source").text_content()
     check_accessible(page, quiz)
-    shoot(page, quiz, f"quiz-{theme}-reveal-1024x768.png")
+    harness.shoot(page, quiz, f"quiz-{theme}-reveal-1024x768.png")
     quiz.locator("button.cardlab-quiz-next").click()
     wait_text(page, "quiz", ".cardlab-lesson-progress", "decision 2")
     after = quiz.evaluate("(n) => n.cardlabModel.get('reveal')")

@@ -13,7 +13,6 @@ screenshots at 1024×768 go to ``artifacts/`` (and ``/tmp/shots/``).
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ import cardlab
 pytestmark = pytest.mark.browser
 
 ROOT_SEL = ".cardlab-recorder"
-SHOTS = Path("/tmp/shots")
 
 
 def cell(*lines: str) -> list[str]:
@@ -85,14 +83,6 @@ def pick(root: Any, code: str) -> None:
     root.locator(f".cardlab-rec-slot .cardlab-card[data-code='{code}']").wait_for()
 
 
-def shoot(page: Any, root: Any, name: str) -> None:
-    root.scroll_into_view_if_needed()
-    harness.ARTIFACTS.mkdir(exist_ok=True)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(harness.ARTIFACTS / name))
-    shutil.copy(harness.ARTIFACTS / name, SHOTS / name)
-
-
 def contrast(one: str, two: str) -> float:
     """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
     def lum(text: str) -> float:
@@ -104,14 +94,7 @@ def contrast(one: str, two: str) -> float:
 
 
 def check_accessible(page: Any, root: Any) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, context=ROOT_SEL)
-    serious = [v for v in results.response["violations"]
-               if v["impact"] in ("serious", "critical")]
-    assert not serious, results.generate_report()
-    contrast = root.evaluate(views.CONTRAST)
-    assert not contrast["failures"], contrast["failures"]
+    views.check_accessible(page, root, ROOT_SEL)
 
 
 def test_record_a_hand_by_clicking(recorder: tuple[Any, Any, Path]) -> None:
@@ -132,7 +115,7 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
     # the draw: a card each; Tone's 3 is the lowest, so Tone deals first
     for code in ("3D", "7H", "4H"):
         pick(root, code)
-    shoot(page, root, f"recorder-{theme}-draw-1024x768.png")
+    harness.shoot(page, root, f"recorder-{theme}-draw-1024x768.png")
     root.locator("button.cardlab-rec-submit").click()
     wait_entries(root, 1)
     assert cardlab.load(saved).setup == {"draws": [["3D", "7H", "4H"]], "first_dealer": 0}
@@ -150,7 +133,7 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
     assert root.locator(".cardlab-rec-slot[data-slot='seat:1'] [data-code='5H']").count() == 1
     pick(root, "2H")  # the card turned up
     assert root.locator(".cardlab-rec-slot[data-slot='turned'] [data-code='2H']").count() == 1
-    shoot(page, root, f"recorder-{theme}-deal-1024x768.png")
+    harness.shoot(page, root, f"recorder-{theme}-deal-1024x768.png")
     root.locator("button.cardlab-rec-submit").click()
     wait_entries(root, 2)
     assert root.get_attribute("data-phase") == "play"
@@ -174,7 +157,7 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
     root.locator("input.cardlab-rec-input").fill("bid 1")
     root.locator("button.cardlab-rec-enter").click()
     wait_text(root, ".cardlab-rec-message", "the hook: the dealer, Tone, may not bid 1")
-    shoot(page, root, f"recorder-{theme}-refused-1024x768.png")
+    harness.shoot(page, root, f"recorder-{theme}-refused-1024x768.png")
     check_accessible(page, root)
     before = saved.read_bytes()
     assert root.get_attribute("data-entries") == "4"
@@ -231,7 +214,7 @@ def record_a_hand(page: Any, root: Any, saved: Path) -> None:
     kernel = saved.with_name(saved.stem + "-kernel.json")
     harness.kernel_exec(page, f"rec.replay.save({str(kernel)!r})")
     assert cardlab.load(kernel) == replay
-    shoot(page, root, f"recorder-{theme}-over-1024x768.png")
+    harness.shoot(page, root, f"recorder-{theme}-over-1024x768.png")
     check_accessible(page, root)
 
 
@@ -248,7 +231,7 @@ def test_bobs_hat_and_whot_recorders(recorder: tuple[Any, Any, Path]) -> None:
                            arg=ROOT_SEL, timeout=30_000)
     bobs.locator(".cardlab-rec-deck .cardlab-card[data-code='blue14']").click()
     bobs.locator(".cardlab-rec-slot[data-slot='seat:0'] [data-code='blue14']").wait_for()
-    shoot(page, bobs, f"recorder-{theme}-bobs-deal-1024x768.png")
+    harness.shoot(page, bobs, f"recorder-{theme}-bobs-deal-1024x768.png")
     whot = page.locator(ROOT_SEL).nth(2)
     assert whot.get_attribute("data-entries") == "5"  # the cut, the deal, three actions
     assert whot.locator(".cardlab-rec-centre .cardlab-card[data-code]").count() == 1
@@ -261,5 +244,5 @@ def test_bobs_hat_and_whot_recorders(recorder: tuple[Any, Any, Path]) -> None:
     page.wait_for_function("(sel) => document.querySelectorAll(sel)[2].dataset.entries === '6'",
                            arg=ROOT_SEL, timeout=30_000)
     assert len(cardlab.load(saved.with_name(f"whot-{theme}.json")).hands[0].actions) == 4
-    shoot(page, whot, f"recorder-{theme}-whot-1024x768.png")
+    harness.shoot(page, whot, f"recorder-{theme}-whot-1024x768.png")
     check_accessible(page, whot)

@@ -202,3 +202,16 @@ def wait_step(page: Any, root_selector: str, step: int, timeout: int = 10_000) -
         "([sel, step]) => { const r = document.querySelector(sel);"
         " return r && Number(r.dataset.step) === step; }", arg=[root_selector, step],
         timeout=timeout)
+
+
+def check_accessible(page: Any, root: Any, context: str) -> None:
+    """axe-core finds nothing serious or critical in the elements ``context`` (a selector) of
+    ``page``, and every text of ``root`` (a locator) reaches AA contrast (``CONTRAST``)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=context)
+    serious = [v for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert not serious, results.generate_report()
+    contrast = root.evaluate(CONTRAST)
+    assert not contrast["failures"], contrast["failures"]
