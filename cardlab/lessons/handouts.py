@@ -230,22 +230,14 @@ def exercise_spec(exercise: Any) -> dict[str, Any]:
 
 def _reveal(quiz: Any, entry: dict[str, Any], action: str) -> dict[str, Any]:
     # what Quiz.answer reveals, from the script's key: the advisor's values are computed once
+    from .quiz import compare  # not at the top: quiz.py imports the widget packages
+
     game = quiz.replay.game
     low = bool(quiz.replay.rules.low_score_wins)
-    sign = -1.0 if low else 1.0
     values = {text: [mean, se] for text, _, mean, se in entry["values"]}
     played = entry["played"]
     row: dict[str, Any] = {"chosen": action, "played": played, "same": action == played,
-                           "best": None, "best_value": None, "chosen_value": None,
-                           "played_value": None, "loss": None, "played_loss": None}
-    if values:
-        best = entry["best"]
-        row.update(best=best, best_value=values[best][0],
-                   chosen_value=values.get(action, [None])[0],
-                   played_value=values.get(played, [None])[0])
-        for key, text in (("loss", action), ("played_loss", played)):
-            if text in values:
-                row[key] = round(sign * (values[best][0] - values[text][0]), 3)
+                           **compare(values, action, played, low, entry["best"])}
     return dict(row, chosen_text=pretty(game, action), played_text=entry["played_text"],
                 text=quiz._text(row, game), values=entry["values"], source=entry["source"])
 

@@ -39,6 +39,32 @@ COLUMNS = ["hand", "step", "seat", "chosen", "played", "same", "chosen_value", "
            "best", "best_value", "loss", "played_loss", "values", "source"]
 
 
+
+def compare(values: dict[str, list[float]], action: str, played: str, low: bool,
+            best: str | None = None) -> dict[str, Any]:
+    """The values (mean first) of the chosen and the played action, of the best one (``best``,
+    or the highest mean; the lowest where ``low`` score wins) and what each lost against it;
+    all ``None`` without values. The quiz's reveal and the handouts' key both use it.
+
+    >>> compare({"play 5H": [2.0, 0.1], "play KS": [3.5, 0.1]}, "play 5H", "play KS", False)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'chosen_value': 2.0, 'played_value': 3.5, 'best': 'play KS', 'best_value': 3.5,
+     'loss': 1.5, 'played_loss': 0.0}
+    """
+    row: dict[str, Any] = {"chosen_value": None, "played_value": None, "best": None,
+                           "best_value": None, "loss": None, "played_loss": None}
+    if values:
+        sign = -1.0 if low else 1.0
+        if best is None:
+            best = max(values, key=lambda t: sign * values[t][0])
+        row.update(best=best, best_value=values[best][0],
+                   chosen_value=values.get(action, [None])[0],
+                   played_value=values.get(played, [None])[0])
+        for key, text in (("loss", action), ("played_loss", played)):
+            if text in values:
+                row[key] = round(sign * (values[best][0] - values[text][0]), 3)
+    return row
+
 class Quiz:
     """A quiz for ``seat`` (name or number) over the main line of ``replay`` (``hand``: that
     hand only, counted from 1). ``rollouts``, ``seed`` and ``bot`` are the advisor's, used at a
@@ -139,18 +165,8 @@ class Quiz:
         values, source, low = self._values(point, line[point.index].eval)
         row: dict[str, Any] = {"hand": point.hand, "step": point.index, "seat": self.name,
                                "chosen": action, "played": played, "same": action == played,
-                               "chosen_value": None, "played_value": None, "best": None,
-                               "best_value": None, "loss": None, "played_loss": None,
+                               **compare(values, action, played, low),
                                "values": values, "source": source}
-        if values:
-            sign = -1.0 if low else 1.0
-            best = max(values, key=lambda t: sign * values[t][0])
-            row.update(best=best, best_value=values[best][0],
-                       chosen_value=values.get(action, [None])[0],
-                       played_value=values.get(played, [None])[0])
-            for key, text in (("loss", action), ("played_loss", played)):
-                if text in values:
-                    row[key] = round(sign * (values[best][0] - values[text][0]), 3)
         self.rows.append(row)
         game = self.replay.game
         reveal = dict(row, chosen_text=pretty(game, action), played_text=pretty(game, played),
