@@ -67,7 +67,11 @@ $(VENV)/.stamp-bench: $(INSTALL_INPUTS) | $(PY)
 # The server's root is the repository (the file browser sees the notebooks, the example
 # replays, docs/), and JupyterLab opens on the walkthrough; kernels run in notebooks/.
 LAB_NOTEBOOK := notebooks/01-norwegian-walkthrough.ipynb
+# The notebook-strip clean filter (.gitattributes) keeps outputs a lesson run writes out of git.
+STRIP_FILTER := $(VENV)/bin/python tests/notebooks.py --filter
 lab: $(VENV)/.stamp-notebook
+	-@git rev-parse --git-dir >/dev/null 2>&1 && \
+		git config filter.notebook-strip.clean '$(STRIP_FILTER)'
 	$(VENV)/bin/jupyter lab $(ROOT_ARGS) "--ServerApp.root_dir=$(CURDIR)" $(LAB_ARGS) $(LAB_NOTEBOOK)
 
 test: lint typecheck pytest

@@ -376,3 +376,13 @@ def test_each_notebook_is_run_by_nbval_or_by_the_test_its_metadata_names():
                             check=True, capture_output=True, text=True).stdout.split()
     assert listed == [str(p.relative_to(ROOT)) for p in notebooks.committed()
                       if p.name not in flagged]
+
+
+def test_make_lab_configures_the_filter_gitattributes_names():
+    # .gitattributes sends the notebooks through the notebook-strip clean filter, and
+    # `make lab` sets that filter to this module's --filter: a lesson run leaves no diff.
+    attributes = (ROOT / ".gitattributes").read_text(encoding="utf-8")
+    assert "notebooks/*.ipynb filter=notebook-strip" in attributes.splitlines()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "STRIP_FILTER := $(VENV)/bin/python tests/notebooks.py --filter" in makefile
+    assert "git config filter.notebook-strip.clean '$(STRIP_FILTER)'" in makefile
