@@ -240,12 +240,23 @@ class Dask:
             self.running[future] = index
             queue.add(future)
 
+        # A worker that dies takes every task it was given with it: a chunk that was lost
+        # once runs again alone, so only the chunk that kills its worker is given up on.
+        suspects: set[int] = set()
+        alone: int | None = None
         while following < total:
-            while todo and (len(self.running) + len(self.done) < window + 1 or
-                            todo[-1] == following):
+            while alone is None and todo and (
+                    len(self.running) + len(self.done) < window + 1 or todo[-1] == following):
+                if todo[-1] in suspects:
+                    if not self.running:
+                        alone = todo[-1]
+                        submit(todo.pop())
+                    break  # nothing else starts before it, nor while it runs
                 submit(todo.pop())
             future = next(queue)
             index = self.running.pop(future)
+            if index == alone:
+                alone = None
             try:
                 self.done[index] = future.result()
             except distributed.KilledWorker:
@@ -253,6 +264,7 @@ class Dask:
                 if attempts[index] >= MAX_ATTEMPTS:
                     raise _gave_up(self.spec, index, "the workers playing it died") from None
                 self.reruns += 1
+                suspects.add(index)
                 todo.append(index)
                 todo.sort(reverse=True)
             except CardlabError:
