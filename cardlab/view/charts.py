@@ -557,6 +557,12 @@ def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_
                        "</sup>", "cards dealt each", "hands bitten", template, title)
 
 
+def _bids_kept(hands: Any, bids: list[str] | None) -> Any:
+    """One row per bid (:func:`bid_rows`), only the ``bids`` named when given."""
+    rows = bid_rows(hands)
+    return rows if bids is None else rows[rows["bid"].isin(bids)]
+
+
 def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | None = None,
                         template: str = "plotly_white", title: str | None = None) -> Any:
     """The share of bids made, by hand size, one line per ``by`` ("bot", "seat", or "bid":
@@ -569,9 +575,7 @@ def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | No
     ['heuristic', 'random']
     """
     go = _go()
-    rows = bid_rows(hands)
-    if bids is not None:
-        rows = rows[rows["bid"].isin(bids)]
+    rows = _bids_kept(hands, bids)
     table = rates(rows, "made", [by, "hand_size"] if by else ["hand_size"])
     fig = go.Figure(_lines_by(table, by, "hand_size", "rate",
                               "%{x} cards each: %{y:.1%} made (%{text})"))
@@ -595,9 +599,7 @@ def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | Non
     ['fewest', 'most-red']
     """
     go = _go()
-    rows = bid_rows(hands)
-    if bids is not None:
-        rows = rows[rows["bid"].isin(bids)]
+    rows = _bids_kept(hands, bids)
     table = means(rows, "points", [by, "hand_size"] if by else ["hand_size"])
     fig = go.Figure(_lines_by(table, by, "hand_size", "mean",
                               "%{x} cards each: %{y:.2f} points a bid (%{text})"))
