@@ -117,11 +117,18 @@ class Pool:
                 suspect = lost[todo[-1]] >= 2
                 if suspect and running:
                     break
-                index = todo.pop()
-                running[executor.submit(play_chunk, self.spec, index, self.replays,
-                                        self.fault)] = index
+                try:
+                    future = executor.submit(play_chunk, self.spec, todo[-1], self.replays,
+                                             self.fault)
+                except BrokenProcessPool:  # a worker died since the last wait: see below
+                    break
+                running[future] = todo.pop()
                 if suspect:
                     break
+            if not running:  # the pool broke with nothing in flight: start a new one
+                executor.shutdown(wait=True, cancel_futures=True)
+                executor = self._start()
+                continue
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = []
             for future in finished:
