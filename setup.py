@@ -1,5 +1,5 @@
-"""Build hook: compile ``cardlab/kernel.py`` (and the solver's ``cardlab/solvekernel.py``) with
-mypyc, or fall back to plain Python.
+"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's ``cardlab/games/teds_table.py``
+(and the solver's ``cardlab/solvekernel.py``) with mypyc, or fall back to plain Python.
 
 Everything else about the package is in pyproject.toml. Each kernel is the same source either
 way (see its docstring); set ``CARDLAB_PURE=1`` to skip compiling them. A missing compiler or a
@@ -15,9 +15,11 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-KERNEL = "cardlab/kernel.py"
+# One library: a compiled class can only extend a compiled class of its own library, and
+# Ted's Game's TedsTable extends the kernel's TrickTable.
+KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_table.py")
 # Compiled on its own (its own library), so that a failure of one leaves the other compiled.
-SOLVER_KERNEL = "cardlab/solvekernel.py"
+SOLVER_KERNEL = ("cardlab/solvekernel.py",)
 
 
 class OptionalBuildExt(build_ext):
@@ -53,12 +55,14 @@ def kernel_extensions() -> list:
     if os.environ.get("CARDLAB_PURE") == "1":
         return []
     extensions: list = []
-    for source in (KERNEL, SOLVER_KERNEL):
+    for sources in (KERNEL, SOLVER_KERNEL):
         try:
             from mypyc.build import mypycify
-            extensions += mypycify([source], opt_level="3")
+            # the library is named after the first module (cardlab/kernel__mypyc.*.so)
+            name = sources[0].removesuffix(".py").replace("/", ".")
+            extensions += mypycify(list(sources), opt_level="3", group_name=name)
         except (Exception, SystemExit) as error:  # no mypyc, or it fails its type check
-            print(f"WARNING: {source} was not compiled ({error})", file=sys.stderr)
+            print(f"WARNING: {', '.join(sources)} not compiled ({error})", file=sys.stderr)
     return extensions
 
 

@@ -19,11 +19,11 @@ the trump card, 5 bids (with the dealer's hook), 50 card plays and the trick win
   bids made and 5 tricks played), with OpenSpiel's ``State.clone()``.
 
 cardlab's trick state and its ``legal_actions``/``apply`` (the class ``TrickTable``), the
-deal (``TrickTable.deal_stream``: shuffle, deal and sort into suits in one call) and the
-trick play are in ``cardlab/kernel.py``, which the install compiles with mypyc; the script
-prints which kernel ran. The bids, the hook and the scoring stay in the game's own Python
-module (Ted's Game hands the kernel each seat's legal bids ready, ``legal_ready``, so that
-``legal_actions`` needs no Python call while bids are made; ``apply`` of a bid still does).
+deal (shuffle, deal and sort into suits in one call) and the trick play are in
+``cardlab/kernel.py``; Ted's Game's deal from its seed, bids with the hook and scoring are in
+``cardlab/games/teds_table.py`` (the class ``TedsTable``, which the game's state inherits).
+The install compiles both into one library with mypyc; the script prints which kernel ran.
+Only a bid change, a refusal and the texts go to the game's Python module.
 
 The runs share one process, alternating in slices of about half a second, for at least
 ``--seconds`` each (default 5), so that load from elsewhere hits them alike: compare the

@@ -4,15 +4,18 @@ Simulations and the speed targets spend nearly all their time in a few loops: sh
 deck for a deal, sorting each dealt hand into suits, copying hands for a clone, playing cards
 to tricks, and the protocol loop itself (``legal_actions()``, then ``apply()``, step after
 step). They live here, written once in plain typed Python. ``pip install`` (and so
-``make lab`` and ``make test``) compiles this one module with mypyc when a C compiler is at
-hand; otherwise, or with ``CARDLAB_PURE=1`` set at install time, the same source runs as
-ordinary Python and gives the same results, only slower. :data:`COMPILED` says which one was loaded.
+``make lab`` and ``make test``) compiles this module with mypyc when a C compiler is at
+hand, in one library with the part of Ted's Game's rules that runs at every step
+(:mod:`cardlab.games.teds_table`); otherwise, or with ``CARDLAB_PURE=1`` set at install
+time, the same source runs as ordinary Python and gives the same results, only slower.
+:data:`COMPILED` says which one was loaded.
 
 The engines call these functions, and the trick-taking games' states inherit
 :class:`TrickTable` (the trick state, and ``legal_actions``/``apply`` compiled); the rules of
 each game (bids, the hat, the hook, scoring) stay in its own module, reached through the
-table's hooks. Trick play is shared by every trick-taking game, so :func:`play_cards` is the
-one place where a card goes on a trick and a trick is won.
+table's hooks, or, for Ted's Game, in its compiled ``TedsTable``, which extends the table.
+Trick play is shared by every trick-taking game, so :func:`play_cards` is the one place
+where a card goes on a trick and a trick is won.
 
 >>> shuffle_prefix(bytes([0, 0, 0, 0, 0, 0, 0, 128, 255, 255, 255, 255]), 52, 3)
 [0, 26, 51]
@@ -46,10 +49,16 @@ def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
     return cast(list[int], _shuffled(stream, population, count)[:count])
 
 
+_ORDERED: Final = 128  # more cards than any deck of the games has (Whot: 108)
+_IN_ORDER: Final[list[object]] = list(range(_ORDERED))
+
+
 def _shuffled(stream: bytes, population: int, count: int) -> list[object]:
     """The deck ``0..population-1`` with its first ``count`` places shuffled (unchecked)."""
     # the cards as plain objects: a swap moves references, with no int unboxing or boxing
-    deck: list[object] = list(range(population))
+    # (a slice of the cards in order: quicker than list(range(...)))
+    deck: list[object] = _IN_ORDER[:population] if population <= _ORDERED else list(
+        range(population))
     remaining: i64 = population
     i: i64 = 0
     while i < count:
@@ -158,19 +167,7 @@ class TrickTable:
     def start_tricks(self, hands: list[list[int]], trump: int, leader: int,
                      nsuits: int) -> None:
         """A new hand's table: ``hands`` (seat → cards) sorted into suits, no card played."""
-        self.hands = hands_by_suit(hands, self.suit_of, nsuits)
-        self.trump = trump
-        self.turn = leader
-        self.leader = leader
-        self.led = -1
-        self.trick = []
-        self.win_seat = -1
-        self.win_card = -1
-        self.history = []
-        self.tricks_won = [0] * len(hands)
-        self.renege = None
-        self.dealt_hands = hands
-        self.legal_ready = None
+        _new_hand(self, hands_by_suit(hands, self.suit_of, nsuits), hands, trump, leader)
 
     def deal_stream(self, stream: bytes, size: int, first: int, leader: int,
                     nsuits: int) -> int:
@@ -184,64 +181,7 @@ class TrickTable:
         no trump yet and ``leader`` to lead. The card after the dealt ones (the one a game
         turns up) is returned, or -1 when the stream has no word for it.
         """
-        nseats: i64 = self.nseats
-        population: i64 = self.ncards
-        places: i64 = len(stream) // 4
-        if places > population:
-            places = population
-        dealt: i64 = nseats * size
-        if dealt > places:
-            raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
-        deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
-        suit_of = self.suit_of
-        hands: list[list[list[int]]] = []
-        cards_of: list[list[int]] = []
-        if population > 63:  # no machine word holds a hand: deal, sort and split as usual
-            cards_of = [sorted(cards) for cards in
-                        deal_rounds(cast(list[int], deck), nseats, size, first)]
-            hands = hands_by_suit(cards_of, suit_of, nsuits)
-        seat: i64 = 0
-        while seat < nseats and population <= 63:
-            # the seat's cards as the bits of one machine word (seat first + k takes places
-            # k, k + nseats, ...), read back lowest first: each suit's list grows ascending
-            mask: i64 = 0
-            # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
-            one: i64 = dealt - dealt + 1
-            i: i64 = seat - first if seat >= first else seat - first + nseats
-            while i < dealt:
-                card: i64 = cast(int, deck[i])
-                mask |= one << card
-                i += nseats
-            by_suit: list[list[int]] = []
-            k: i64 = 0
-            while k < nsuits:
-                by_suit.append([])
-                k += 1
-            mine: list[int] = []
-            held: i64 = 0
-            while mask != 0:
-                if mask & 1:
-                    by_suit[suit_of[held]].append(held)
-                    mine.append(held)
-                mask >>= 1
-                held += 1
-            hands.append(by_suit)
-            cards_of.append(mine)
-            seat += 1
-        self.hands = hands
-        self.trump = -1
-        self.turn = leader
-        self.leader = leader
-        self.led = -1
-        self.trick = []
-        self.win_seat = -1
-        self.win_card = -1
-        self.history = []
-        self.tricks_won = [0] * nseats
-        self.renege = None
-        self.dealt_hands = cards_of
-        self.legal_ready = None
-        return cast(int, deck[dealt]) if dealt < places else -1
+        return deal_into(self, stream, size, first, leader, nsuits)
 
     def legal_actions(self) -> list[int]:
         """The seat to act's choices: in play, the suit led if held, else the whole hand in
@@ -302,23 +242,7 @@ class TrickTable:
         The dealt hands and the card tables are never changed after they are made, and the
         history's tuples are immutable, so those are shared; hands, trick and counts are new.
         """
-        other.hands = [[cards[:] for cards in held] for held in self.hands]
-        other.suit_of = self.suit_of
-        other.ncards = self.ncards
-        other.nseats = self.nseats
-        other.trump = self.trump
-        other.turn = self.turn
-        other.leader = self.leader
-        other.led = self.led
-        other.trick = self.trick[:]
-        other.win_seat = self.win_seat
-        other.win_card = self.win_card
-        other.history = self.history[:]
-        other.tricks_won = self.tricks_won[:]
-        other.renege = self.renege
-        other.dealt_hands = self.dealt_hands
-        other.phase = self.phase
-        other.legal_ready = self.legal_ready
+        copy_tricks(self, other)
 
     # The game's hooks (overridden by each game's Python class).
     def _legal_other(self) -> list[int]:
@@ -333,6 +257,113 @@ class TrickTable:
     def _play_over(self) -> None:
         """Called when the last trick of the hand has been won: score the hand."""
         raise NotImplementedError
+
+
+def deal_into(table: TrickTable, stream: bytes, size: int, first: int, leader: int,
+              nsuits: int) -> int:
+    """:meth:`TrickTable.deal_stream`, as a function: the games' compiled code calls it
+    directly (a method would be looked up by name on a state of an interpreted class)."""
+    nseats: i64 = table.nseats
+    population: i64 = table.ncards
+    places: i64 = len(stream) // 4
+    if places > population:
+        places = population
+    dealt: i64 = nseats * size
+    if dealt > places:
+        raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
+    deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
+    suit_of = table.suit_of
+    hands = table.hands
+    # The hands of the last hand are played out, and a state's hand lists are its own (a
+    # clone copies them): refill them rather than make new ones, when they are all empty.
+    fresh = len(hands) != nseats
+    for held in hands:
+        if len(held) != nsuits:
+            fresh = True
+        for cards in held:
+            if cards:
+                fresh = True
+    if fresh:
+        hands = []
+        seat: i64 = 0
+        while seat < nseats:
+            by_suit: list[list[int]] = []
+            k: i64 = 0
+            while k < nsuits:
+                by_suit.append([])
+                k += 1
+            hands.append(by_suit)
+            seat += 1
+    cards_of: list[list[int]] = []
+    # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
+    one: i64 = dealt - dealt + 1
+    seat = 0
+    while seat < nseats:
+        # the seat's cards as the bits of one machine word (seat first + k takes places k,
+        # k + nseats, ...), read back lowest first: each suit's list grows ascending
+        i: i64 = seat - first if seat >= first else seat - first + nseats
+        by_suit = hands[seat]
+        if population > 63:  # no machine word holds a hand: sort it
+            for sorted_card in sorted([cast(int, deck[j]) for j in range(i, dealt, nseats)]):
+                by_suit[suit_of[sorted_card]].append(sorted_card)
+        mask: i64 = 0
+        while i < dealt and population <= 63:
+            card: i64 = cast(int, deck[i])
+            mask |= one << card
+            i += nseats
+        held_card: i64 = 0
+        while mask != 0:
+            if mask & 1:
+                by_suit[suit_of[held_card]].append(held_card)
+            mask >>= 1
+            held_card += 1
+        mine: list[int] = []
+        for cards in by_suit:
+            mine.extend(cards)
+        cards_of.append(mine)
+        seat += 1
+    _new_hand(table, hands, cards_of, -1, leader)
+    return cast(int, deck[dealt]) if dealt < places else -1
+
+
+def _new_hand(table: TrickTable, hands: list[list[list[int]]], dealt: list[list[int]],
+              trump: int, leader: int) -> None:
+    """The table at the start of a hand: ``hands`` held (by suit), as ``dealt``, no card
+    played, ``leader`` to lead."""
+    table.hands = hands
+    table.trump = trump
+    table.turn = leader
+    table.leader = leader
+    table.led = -1
+    table.trick = []
+    table.win_seat = -1
+    table.win_card = -1
+    table.history = []
+    table.tricks_won = [0] * len(hands)
+    table.renege = None
+    table.dealt_hands = dealt
+    table.legal_ready = None
+
+
+def copy_tricks(table: TrickTable, other: TrickTable) -> None:
+    """:meth:`TrickTable.copy_table_into`, as a function (see :func:`deal_into`)."""
+    other.hands = [[cards[:] for cards in held] for held in table.hands]
+    other.suit_of = table.suit_of
+    other.ncards = table.ncards
+    other.nseats = table.nseats
+    other.trump = table.trump
+    other.turn = table.turn
+    other.leader = table.leader
+    other.led = table.led
+    other.trick = table.trick[:]
+    other.win_seat = table.win_seat
+    other.win_card = table.win_card
+    other.history = table.history[:]
+    other.tricks_won = table.tricks_won[:]
+    other.renege = table.renege
+    other.dealt_hands = table.dealt_hands
+    other.phase = table.phase
+    other.legal_ready = table.legal_ready
 
 
 TABLE_FIELDS: Final = ("hands", "suit_of", "ncards", "nseats", "trump", "turn", "leader", "led",

@@ -14,6 +14,7 @@ import importlib.util
 import os
 import pickle
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -22,19 +23,39 @@ import pytest
 import cardlab
 from cardlab import kernel
 from cardlab.bots import make_bot
-from cardlab.games import tricks
+from cardlab.games import teds_game, teds_table, tricks
 
 SOURCE = Path(kernel.__file__).with_name("kernel.py")
+TEDS_SOURCE = Path(teds_table.__file__).with_name("teds_table.py")
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
 def pure() -> ModuleType:
     """The kernel's source loaded as ordinary Python, beside the compiled one."""
-    spec = importlib.util.spec_from_file_location("cardlab_kernel_pure", SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load("cardlab_kernel_pure", SOURCE)
     assert not module.COMPILED
+    return module
+
+
+@pytest.fixture(scope="module")
+def pure_teds(pure) -> ModuleType:
+    """Ted's Game's compiled part (cardlab/games/teds_table.py) loaded from its source as
+    ordinary Python, on the pure kernel."""
+    saved = sys.modules["cardlab.kernel"]
+    sys.modules["cardlab.kernel"] = pure  # its `from cardlab.kernel import ...` gets the source
+    try:
+        module = _load("cardlab_teds_table_pure", TEDS_SOURCE)
+    finally:
+        sys.modules["cardlab.kernel"] = saved
+    assert module.play_cards is pure.play_cards
     return module
 
 
@@ -48,17 +69,22 @@ def test_the_loaded_kernel_is_compiled_and_current():
         "(see the warning in pip's output; it needs a C compiler and the Python headers). "
         "Set CARDLAB_PURE=1 to test the pure kernel on purpose.")
     # mypyc builds a small loader (kernel.*.so) and the compiled code (kernel__mypyc.*.so).
-    built = max(path.stat().st_mtime for path in SOURCE.parent.iterdir()
-                if path.name.startswith("kernel") and path.suffix in (".so", ".pyd"))
-    assert built >= SOURCE.stat().st_mtime, (
-        "cardlab/kernel.py changed after it was compiled, so the old code still runs: "
-        "rebuild it with `make test` (or `pip install -e .`)")
+    # Ted's Game's teds_table is compiled into the same library (its loader beside it).
+    assert type(teds_table.take_bid).__name__ == "builtin_function_or_method"
+    for source, prefix in ((SOURCE, "kernel"), (TEDS_SOURCE, "teds_table")):
+        built = max(path.stat().st_mtime for path in [*SOURCE.parent.iterdir(),
+                                                      *TEDS_SOURCE.parent.iterdir()]
+                    if path.name.startswith(prefix) and path.suffix in (".so", ".pyd"))
+        assert built >= max(SOURCE.stat().st_mtime, TEDS_SOURCE.stat().st_mtime), (
+            f"{source.name} changed after it was compiled, so the old code still runs: "
+            "rebuild it with `make test` (or `pip install -e .`)")
 
 
-def test_the_source_examples_run(pure):
+def test_the_source_examples_run(pure, pure_teds):
     # A compiled module hides its docstring examples from doctest; the source shows them.
-    result = doctest.testmod(pure)
-    assert result.attempted >= 2 and result.failed == 0
+    for module in (pure, pure_teds):
+        result = doctest.testmod(module)
+        assert result.attempted >= 2 and result.failed == 0
 
 
 def test_shuffle_prefix_agrees_and_is_a_selection(pure):
@@ -109,6 +135,9 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
 # states inherit them): the pure run swaps every one of them for its source.
 TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_table_into",
                  "clone_state")
+# Ted's Game's compiled TedsTable: its methods and the functions teds_game calls.
+TEDS_METHODS = ("deal_seeded", "apply", "_play_over", "copy_table_into")
+TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids")
 
 
 @pytest.mark.parametrize("game, options", [
@@ -118,8 +147,17 @@ TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_
     ("bobs-hat", {"players": 3, "hands": 2, "mode": "table", "double_fewest": True}),
     ("whot", {"players": 3}),
 ])
-def test_compiled_and_pure_kernels_play_the_same_games(pure, monkeypatch, game, options):
+def test_compiled_and_pure_kernels_play_the_same_games(pure, pure_teds, monkeypatch, game,
+                                                       options):
     compiled = _games(game, options, range(60))
+    if game == "teds-game":  # the game's own compiled part, from its source too
+        state_class = teds_game.TedsGameState
+        for name in TEDS_METHODS:
+            assert getattr(state_class, name) is getattr(teds_table.TedsTable, name)
+            monkeypatch.setattr(state_class, name, pure_teds.TedsTable.__dict__[name])
+        for name in TEDS_FUNCTIONS:
+            assert getattr(teds_game, name) is getattr(teds_table, name)
+            monkeypatch.setattr(teds_game, name, getattr(pure_teds, name))
     for name in TABLE_METHODS:
         assert getattr(tricks.TrickTaking, name) is getattr(kernel.TrickTable, name)
         monkeypatch.setattr(tricks.TrickTaking, name, getattr(pure.TrickTable, name))

@@ -9,6 +9,10 @@ while the next player has not yet bid. An exact bid scores 10 + bid², an exact 
 cards dealt, a miss loses the miss cubed. See ``docs/rules-interpretations.md`` for every reading
 of the rule text.
 
+The rules that run at every step of a hand (the deal from a seed, the bids and the hook, the
+score) are in :mod:`cardlab.games.teds_table`, compiled with the kernel; this module has the
+rest and the state class, which inherits that table.
+
 >>> import cardlab
 >>> table = cardlab.new_game("teds-game", players=4, seed=7)
 >>> state = table.state
@@ -22,14 +26,30 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from ..cards import seeded_cards
 from ..errors import CardCodeError, IllegalActionError, OptionError, brief
 from ..game import Option, Rules, register
-from ..kernel import deal_rounds
+from ..kernel import TABLE_FIELDS, deal_rounds
+from .teds_table import (
+    BID,
+    CHANGE,
+    MAX_NUMBER,
+    NCARDS,
+    PHASE_BID,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_SETUP,
+    TEDS_FIELDS,
+    TedsTable,
+    begin_bids,
+    dealer_bids,
+    max_start,
+    score,
+    take_bid,
+)
 from .tricks import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -61,52 +81,9 @@ DECK = SuitedDeck(
 )
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
-NCARDS = len(DECK)
+assert len(DECK) == NCARDS
 DEFAULT_START = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6}
-
-# Actions: a card (0-51) is played; BID + k bids k tricks; CHANGE + k changes the last bid to k.
-BID, CHANGE, MAX_NUMBER = 100, 200, 99
-# The bids of a hand of each size, as lists (never changed: legal actions are copies of them,
-# and copying a list is quicker than making one of a tuple).
-BID_ACTIONS = tuple(list(range(BID, BID + size + 1)) for size in range(MAX_NUMBER + 1))
-
-PHASE_SETUP, PHASE_DEAL, PHASE_BID, PHASE_OVER = "setup", "deal", "bid", "over"
 PHASE_PLAY = PLAY
-
-
-def max_start(players: int) -> int:
-    """The largest hand the deck allows: every player's cards plus one card to turn for trump."""
-    return (NCARDS - 1) // players
-
-
-def _hooked(size: int, forbidden: int) -> list[int]:
-    """The dealer's bids in a hand of ``size`` when the hook forbids ``forbidden`` (or none
-    when it is out of 0..size)."""
-    bids = BID_ACTIONS[size]
-    return bids[:forbidden] + bids[forbidden + 1:] if 0 <= forbidden <= size else bids
-
-
-# The dealer's bids by hand size and forbidden bid, for every hand the deck allows; like
-# BID_ACTIONS never changed (legal actions are copies).
-HOOKED_BIDS = tuple(tuple(_hooked(size, forbidden) for forbidden in range(size + 1))
-                    for size in range(max_start(3) + 1))
-
-
-def score(bid: int, taken: int, dealt: int) -> int:
-    """One player's score for a hand.
-
-    >>> score(3, 3, 10), score(0, 0, 10), score(2, 4, 10), score(2, 3, 5)
-    (19, 20, -8, -1)
-    """
-    if taken == bid:
-        return 10 + (dealt if bid == 0 else bid * bid)
-    miss = taken - bid if taken > bid else bid - taken
-    return -miss * miss * miss
-
-
-# score(bid, taken, size) by hand size, bid and tricks taken: the end of a hand reads it
-SCORES = tuple(tuple(tuple(score(bid, taken, size) for taken in range(size + 1))
-                     for bid in range(size + 1)) for size in range(max_start(3) + 1))
 
 
 @register
@@ -164,7 +141,7 @@ def _refusal(reason: str, hand: int, seat: int | None, action: str) -> IllegalAc
     return IllegalActionError(reason, hand=hand or None, seat=seat, action=action)
 
 
-class TedsGameState(TrickTaking):
+class TedsGameState(TrickTaking, TedsTable):
     """A game of Ted's Game in progress.
 
     Seats are numbered clockwise, so the player to a seat's left is the next seat.
@@ -188,12 +165,12 @@ class TedsGameState(TrickTaking):
         self.bids = [-1] * n
         self.nbids = 0
         self.bid_total = 0
-        self.hook = -1  # the bid the hook forbade the dealer (-1: none, or not yet known)
-        self.changes: list[tuple[int, int, int]] = []  # (seat, old bid, new bid) this hand
-        self.reneges: list[tuple[int, int, int]] = []  # (trick number, seat, card) this hand
-        self.sheet: list[list[int]] = []
+        self.hook = -1
+        self.changes = []
+        self.reneges = []
+        self.sheet = []
         self.row = [0] * n
-        self.bid_actions: list[int] = []
+        self.bid_actions = []
 
     def hand_size_now(self) -> int:
         """Cards dealt each in the current hand (0 before the first deal)."""
@@ -231,29 +208,8 @@ class TedsGameState(TrickTaking):
                                      action=err.action) from None
         self._begin_hand(*checked)
 
-    def deal_seeded(self, seed: int | str) -> None:
-        """Same as ``apply_chance(seeded_chance(seed))`` for a deal, without the codes.
-
-        The simulations' and rollouts' path: the stream of :func:`~cardlab.cards.seeded_cards`
-        is shuffled, dealt and sorted into suits in one call of the compiled
-        :meth:`~cardlab.kernel.TrickTable.deal_stream` (tests/test_kernel.py checks that
-        both ways give the same state).
-        """
-        if self.phase != PHASE_DEAL:
-            raise self.refuse(self._wrong_action(-1))
-        n = self.nseats
-        hand = self.hand_no + 1
-        size = self.sizes[hand - 1]
-        dealer = self.first_dealer if hand == 1 else self.dealer + 1
-        dealer = dealer if dealer < n else 0
-        left = dealer + 1 if dealer + 1 < n else 0
-        # the words of cards.seeded_cards(seed, "teds-game", hand, ...), its material spelled
-        # out: one hash call and nothing else in Python
-        stream = hashlib.shake_128(f"cardlab-deal:{seed}:teds-game:{hand}".encode()).digest(
-            4 * (n * size + 1))
-        turned = self.deal_stream(stream, size, left, left, 4)
-        self.trump = SUIT_OF[turned]
-        self._begin_bids(turned, dealer, hand, size)
+    def _not_dealing(self) -> None:
+        raise self.refuse(self._wrong_action(-1))
 
     def _next_dealer(self) -> int:
         if self.hand_no == 0:
@@ -274,24 +230,7 @@ class TedsGameState(TrickTaking):
         n = self.nseats
         dealer = self._next_dealer()
         self.start_tricks(hands, SUIT_OF[turned], dealer + 1 if dealer + 1 < n else 0, len(SUITS))
-        self._begin_bids(turned, dealer, self.hand_no + 1, self.sizes[self.hand_no])
-
-    def _begin_bids(self, turned: int, dealer: int, hand_no: int, size: int) -> None:
-        """The hand is dealt (the table started): its bidding begins."""
-        n = self.nseats
-        self.dealer = dealer
-        self.hand_no = hand_no
-        self.size = size
-        self.turned = turned
-        self.bids = [-1] * n
-        self.nbids = 0
-        self.bid_total = 0
-        self.hook = -1
-        self.changes = []
-        self.reneges = []
-        self.row = [0] * n
-        self.bid_actions = self.legal_ready = BID_ACTIONS[size]  # the first bidder is no dealer
-        self.phase = PHASE_BID
+        begin_bids(self, turned, dealer, self.hand_no + 1, self.sizes[self.hand_no])
 
     def _check_setup(self, record: Any) -> tuple[list[list[int]], int]:
         """Parse and check the draw for first dealer: (cards per round, first dealer)."""
@@ -408,57 +347,18 @@ class TedsGameState(TrickTaking):
         return bids[:forbidden] + bids[forbidden + 1:]
 
     def _apply_other(self, action: int) -> None:
+        """What :meth:`TedsTable.apply` leaves to the game: a bid change, and the refusals."""
         if self.phase == PHASE_BID:
             bid = action - BID
             if 0 <= bid <= self.size:
-                seat = self.turn
-                if seat != self.dealer:  # the hook binds the dealer alone (see _hook_now)
-                    self.bids[seat] = bid
-                    self.bid_total += bid
-                    self.nbids += 1
-                    self.turn = seat = seat + 1 if seat + 1 < self.nseats else 0
-                    if seat == self.dealer:  # the dealer's bids, ready for legal_actions
-                        self.legal_ready = self._dealer_bids()
+                if take_bid(self, bid):
                     return
-                # the dealer: the hook, as _hook_now says, inlined (one call fewer per hand)
-                forbidden = self.size - self.bid_total
-                if forbidden < 0:
-                    forbidden = -1
-                if bid == forbidden:
-                    raise self.refuse(self._hook_reason(forbidden), f"bid {bid}")
-                self._bid(bid, forbidden)
-                return
+                # a number of tricks the hand has, refused: only the hook refuses one
+                raise self.refuse(self._hook_reason(self._hook_now()), f"bid {bid}")
             if CHANGE <= action <= CHANGE + MAX_NUMBER:
                 self._change(action - CHANGE)
                 return
         raise self.refuse(self._wrong_action(action), self._text(action))
-
-    def _bid(self, bid: int, forbidden: int) -> None:
-        """The seat to act bids ``bid`` (already checked); the dealer's bid ends the bidding."""
-        seat = self.turn
-        self.bids[seat] = bid
-        self.bid_total += bid
-        self.nbids += 1
-        if seat == self.dealer:
-            self.hook = forbidden
-            self.phase = PHASE_PLAY
-            self.turn = self.leader
-            self.legal_ready = None
-        else:
-            self.turn = seat = seat + 1 if seat + 1 < self.nseats else 0
-            if seat == self.dealer:
-                self.legal_ready = self._dealer_bids()
-
-    def _dealer_bids(self) -> list[int]:
-        """The dealer's legal bids now (the hook, as :meth:`_hook_now` says), as a list
-        never changed."""
-        size = self.size
-        forbidden = size - self.bid_total
-        if forbidden < 0:
-            return BID_ACTIONS[size]
-        if size < len(HOOKED_BIDS):
-            return HOOKED_BIDS[size][forbidden]
-        return _hooked(size, forbidden)
 
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the hand with random legal actions, as :meth:`TrickTaking.random_playout`.
@@ -469,7 +369,7 @@ class TedsGameState(TrickTaking):
         while self.phase == PHASE_BID:
             forbidden = self._hook_now()
             bid = int(rand() * (self.size if forbidden >= 0 else self.size + 1))
-            self._bid(bid + 1 if 0 <= forbidden <= bid else bid, forbidden)
+            take_bid(self, bid + 1 if 0 <= forbidden <= bid else bid)
         super().random_playout(rand)
 
     def _hook_reason(self, forbidden: int) -> str:
@@ -495,7 +395,7 @@ class TedsGameState(TrickTaking):
         self.bid_total += bid - old
         self.changes.append((seat, old, bid))
         if self.turn == self.dealer:  # the total changed: so did the hook
-            self.legal_ready = self._dealer_bids()
+            self.legal_ready = dealer_bids(self)
 
     def _illegal_play(self, action: int) -> None:
         if self.table_mode and 0 <= action < NCARDS and \
@@ -515,23 +415,6 @@ class TedsGameState(TrickTaking):
         self.reneges.append((len(self.history) + 1, seat, card))
         self.renege = (seat, card)
         self._play_anyway(card)
-
-    def _end_hand(self) -> None:
-        size = self.size
-        if size < len(SCORES):
-            table = SCORES[size]  # score(bid, taken, size), looked up
-            taken = self.tricks_won
-            row = []
-            for seat, bid in enumerate(self.bids):  # a plain loop: quicker than a comprehension
-                row.append(table[bid][taken[seat]])
-        else:
-            row = [score(b, t, size) for b, t in zip(self.bids, self.tricks_won, strict=True)]
-        self.row = row
-        self.sheet.append(row[:])
-        self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
-        self.turn = -1
-
-    _play_over = _end_hand  # the last trick is won: score the hand (no call in between)
 
     def _wrong_action(self, action: int) -> str:
         phase = self.phase
@@ -612,9 +495,8 @@ class TedsGameState(TrickTaking):
             cards.append(self.turned)
         return cards
 
-    # what clone copies (see TrickTaking.clone)
-    _cloned_lists = ("bids", "changes", "reneges", "row")
-    _cloned_tables = ("sheet",)
+    # the compiled table's fields, the hand's own included (copied by TedsTable.copy_table_into)
+    _table_fields = TABLE_FIELDS + TEDS_FIELDS
 
     def seat_fields(self, seat: int | None) -> dict[str, Any]:
         """The other players' hands are hidden from ``seat``, and so are another seat's

@@ -205,6 +205,9 @@ class TrickTaking(TrickTable, State):
     # of rows) whose rows are copied too. Everything else in the instance dict is shared.
     _cloned_lists: tuple[str, ...] = ()
     _cloned_tables: tuple[str, ...] = ()
+    # The compiled fields (outside the instance dict), for pickling: a game whose state
+    # extends the table with compiled fields of its own names them too.
+    _table_fields: tuple[str, ...] = TABLE_FIELDS
 
     def clone(self: T) -> T:
         """An independent copy: what a move changes in place is copied, the rest is shared.
@@ -219,19 +222,16 @@ class TrickTaking(TrickTable, State):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and ``copy`` the compiled table's fields along with the game's own."""
-        fields = {name: getattr(self, name) for name in TABLE_FIELDS}
+        fields = {name: getattr(self, name) for name in self._table_fields}
         return (_restore, (type(self), self.__dict__.copy(), fields))
 
     def dealt_cards(self) -> list[int]:
         return [card for cards in self.dealt_hands for card in cards]
 
 
-_new = TrickTable.__new__  # a state without __init__ (unpickling fills it in)
-
-
 def _restore(cls: type[T], attributes: dict[str, Any], fields: dict[str, Any]) -> T:
     """Rebuild a pickled state (see :meth:`TrickTaking.__reduce__`)."""
-    state = _new(cls)
+    state = cls.__new__(cls)  # a state without __init__: the fields come next
     state.__dict__.update(attributes)
     for name, value in fields.items():
         setattr(state, name, value)

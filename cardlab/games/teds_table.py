@@ -1,0 +1,264 @@
+"""Ted's Game: the part of its rules that runs at every step, compiled with the kernel.
+
+Every simulated hand and every rollout deals a hand from its seed, takes a bid from each
+player (the dealer last, under the hook) and scores the hand. Those rules are written here,
+in plain typed Python that ``pip install`` compiles with mypyc in one library with
+:mod:`cardlab.kernel` (a native class can only extend a native class of its own library), so
+that ``apply`` of a bid or a card never leaves compiled code. Everything else about the game
+(its options, the draw for first dealer, recorded deals, bid changes, refusals in the words
+of the rules, table-mode reneges, texts and snapshots) is in :mod:`cardlab.games.teds_game`,
+whose state class inherits :class:`TedsTable`. Without a compiler this runs as ordinary
+Python and plays the same games (``tests/test_kernel.py``).
+
+>>> score(3, 3, 10), score(0, 0, 10), score(2, 4, 10), score(2, 3, 5)
+(19, 20, -8, -1)
+>>> BID_ACTIONS[2], HOOKED_BIDS[2][1]  # hand of 2: the dealer hooked off bidding 1
+([100, 101, 102], [100, 102])
+"""
+
+from __future__ import annotations
+
+from hashlib import shake_128
+from typing import Final, cast
+
+from mypy_extensions import i64, mypyc_attr
+
+# absolute, as in solvekernel: tests load this source on its own beside the compiled module
+from cardlab.kernel import PLAY, TrickTable, copy_tricks, deal_into, play_cards
+
+NCARDS: Final = 52
+NSUITS: Final = 4
+# Actions: a card (0-51) is played; BID + k bids k tricks; CHANGE + k changes the last bid to k.
+BID: Final = 100
+CHANGE: Final = 200
+MAX_NUMBER: Final = 99
+
+PHASE_SETUP: Final = "setup"
+PHASE_DEAL: Final = "deal"
+PHASE_BID: Final = "bid"
+PHASE_OVER: Final = "over"
+
+
+def max_start(players: int) -> int:
+    """The largest hand the deck allows: every player's cards plus one card to turn for trump."""
+    return (NCARDS - 1) // players
+
+
+def score(bid: int, taken: int, dealt: int) -> int:
+    """One player's score for a hand: an exact bid scores 10 + bid², an exact zero 10 + the
+    cards dealt, a miss loses the miss cubed."""
+    if taken == bid:
+        return 10 + (dealt if bid == 0 else bid * bid)
+    miss = taken - bid if taken > bid else bid - taken
+    return -miss * miss * miss
+
+
+def _bid_actions() -> tuple[list[int], ...]:
+    return tuple([BID + k for k in range(size + 1)] for size in range(MAX_NUMBER + 1))
+
+
+# The bids of a hand of each size, as lists (never changed: legal actions are copies of them,
+# and copying a list is quicker than making one of a tuple).
+BID_ACTIONS: Final = _bid_actions()
+
+
+def hooked(size: int, forbidden: int) -> list[int]:
+    """The dealer's bids in a hand of ``size`` when the hook forbids ``forbidden`` (or none
+    when it is out of 0..size)."""
+    bids = BID_ACTIONS[size]
+    return bids[:forbidden] + bids[forbidden + 1:] if 0 <= forbidden <= size else bids
+
+
+def _hooked_bids() -> tuple[tuple[list[int], ...], ...]:
+    return tuple(tuple(hooked(size, forbidden) for forbidden in range(size + 1))
+                 for size in range(max_start(3) + 1))
+
+
+def _scores() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(score(bid, taken, size) for taken in range(size + 1))
+                       for bid in range(size + 1)) for size in range(max_start(3) + 1))
+
+
+# The dealer's bids by hand size and forbidden bid, for every hand the deck allows; like
+# BID_ACTIONS never changed (legal actions are copies).
+HOOKED_BIDS: Final = _hooked_bids()
+# score(bid, taken, size) by hand size, bid and tricks taken: the end of a hand reads it
+SCORES: Final = _scores()
+
+TEDS_FIELDS: Final = ("sizes", "first_dealer", "dealer", "hand_no", "size", "turned", "bids",
+                      "nbids", "bid_total", "hook", "row", "sheet", "bid_actions", "changes",
+                      "reneges")
+"""The fields of :class:`TedsTable`, for pickling a state (see ``TABLE_FIELDS``)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TedsTable(TrickTable):
+    """A hand of Ted's Game on the trick table: the deal, the bids and the hook, the score.
+
+    ``apply`` takes a legal bid or a card here; anything else (a bid change, or an action
+    the rules refuse) goes to the game's ``_apply_other``, which changes the bid or raises
+    the refusal in the words of the rules.
+    """
+
+    sizes: tuple[int, ...]  # cards each, hand by hand
+    first_dealer: int
+    dealer: int
+    hand_no: int  # the hand being played, from 1 (0 before the first deal)
+    size: int  # cards each in this hand (0 before the first deal)
+    turned: int  # the card turned up for trump, -1 before the first deal
+    bids: list[int]  # per seat, -1 before the seat bids
+    nbids: int
+    bid_total: int
+    hook: int  # the bid the hook forbade the dealer (-1: none, or not yet known)
+    row: list[int]  # this hand's scores, per seat
+    sheet: list[list[int]]  # a row per hand scored
+    bid_actions: list[int]  # the bids of this hand (never changed)
+    changes: list[tuple[int, int, int]]  # (seat, old bid, new bid) this hand
+    reneges: list[tuple[int, int, int]]  # (trick number, seat, card) this hand
+
+    def deal_seeded(self, seed: int | str) -> None:
+        """Deal the hand that is due from ``seed``: the same as
+        ``apply_chance(seeded_chance(seed))``, without the codes.
+
+        The stream of :func:`~cardlab.cards.seeded_cards` for the hand is shuffled, dealt one
+        card at a time from the dealer's left and sorted into suits in one pass of
+        :func:`~cardlab.kernel.deal_into`; the next card of the deck is turned up for trump.
+        """
+        if self.phase is not PHASE_DEAL:
+            self._not_dealing()
+            return
+        n: i64 = self.nseats
+        hand: i64 = self.hand_no + 1
+        size: i64 = self.sizes[hand - 1]
+        dealer: i64 = self.first_dealer if hand == 1 else self.dealer + 1
+        if dealer >= n:
+            dealer = 0
+        left: i64 = dealer + 1 if dealer + 1 < n else 0
+        # the words of cards.seeded_cards(seed, "teds-game", hand, ...), its material spelled
+        # out: one hash call
+        material = f"cardlab-deal:{seed}:teds-game:{hand}"
+        stream = shake_128(material.encode()).digest(4 * (n * size + 1))
+        turned = deal_into(self, stream, size, left, left, NSUITS)
+        self.trump = self.suit_of[turned]
+        begin_bids(self, turned, dealer, hand, size)
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act: a card through
+        :func:`~cardlab.kernel.play_cards`, a legal bid here; anything else through the
+        game's ``_apply_other`` (a bid change, or the refusal)."""
+        phase = self.phase
+        if phase is PLAY:
+            if not play_cards(self, action, None):
+                self._illegal_play(action)
+        elif phase is not PHASE_BID or not take_bid(self, action - BID):
+            self._apply_other(action)
+
+    def _play_over(self) -> None:
+        """The last trick is won: score the hand, and the next hand (or the end) is due."""
+        size = self.size
+        taken = self.tricks_won
+        row: list[int] = []
+        seat = 0
+        if size < len(SCORES):
+            table = SCORES[size]  # score(bid, taken, size), looked up
+            for bid in self.bids:
+                row.append(table[bid][taken[seat]])
+                seat += 1
+        else:
+            for bid in self.bids:
+                row.append(score(bid, taken[seat], size))
+                seat += 1
+        self.row = row
+        self.sheet.append(row[:])
+        self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
+        self.turn = -1
+
+    def copy_table_into(self, other: TrickTable) -> None:
+        """The trick table as :meth:`TrickTable.copy_table_into` copies it, and the hand's
+        bids, changes, reneges and score sheet (the lists a move changes are new)."""
+        copy_tricks(self, other)
+        mine = cast(TedsTable, other)
+        mine.sizes = self.sizes
+        mine.first_dealer = self.first_dealer
+        mine.dealer = self.dealer
+        mine.hand_no = self.hand_no
+        mine.size = self.size
+        mine.turned = self.turned
+        mine.bids = self.bids[:]
+        mine.nbids = self.nbids
+        mine.bid_total = self.bid_total
+        mine.hook = self.hook
+        mine.row = self.row[:]
+        mine.sheet = [row[:] for row in self.sheet]
+        mine.bid_actions = self.bid_actions
+        mine.changes = self.changes[:]
+        mine.reneges = self.reneges[:]
+
+    # The game's hooks (overridden by its Python class).
+    def _not_dealing(self) -> None:
+        """Refuse a deal when none is due."""
+        raise NotImplementedError
+
+
+def begin_bids(table: TedsTable, turned: int, dealer: int, hand_no: int, size: int) -> None:
+    """The hand is dealt (the table started): its bidding begins left of the dealer."""
+    n = table.nseats
+    table.dealer = dealer
+    table.hand_no = hand_no
+    table.size = size
+    table.turned = turned
+    table.bids = [-1] * n
+    table.nbids = 0
+    table.bid_total = 0
+    table.hook = -1
+    table.changes = []
+    table.reneges = []
+    table.row = [0] * n
+    table.bid_actions = table.legal_ready = BID_ACTIONS[size]  # the first bidder is no dealer
+    table.phase = PHASE_BID
+
+
+def take_bid(table: TedsTable, bid: int) -> bool:
+    """The seat to act bids ``bid`` if the rules allow it; False, changing nothing, if not.
+
+    A bid is a number of tricks from 0 to the cards dealt. The hook binds the dealer alone,
+    who bids last: the bids must not add up to the tricks of the hand. The dealer's bid ends
+    the bidding, and the player left of the dealer leads the first trick.
+    """
+    size = table.size
+    if bid < 0 or bid > size:
+        return False
+    seat = table.turn
+    if seat == table.dealer:
+        forbidden = size - table.bid_total
+        if forbidden < 0:
+            forbidden = -1
+        if bid == forbidden:
+            return False
+        table.hook = forbidden
+        table.bids[seat] = bid
+        table.bid_total += bid
+        table.nbids += 1
+        table.phase = PLAY
+        table.turn = table.leader
+        table.legal_ready = None
+        return True
+    table.bids[seat] = bid
+    table.bid_total += bid
+    table.nbids += 1
+    seat = seat + 1 if seat + 1 < table.nseats else 0
+    table.turn = seat
+    if seat == table.dealer:  # the dealer's bids, ready for legal_actions
+        table.legal_ready = dealer_bids(table)
+    return True
+
+
+def dealer_bids(table: TedsTable) -> list[int]:
+    """The dealer's legal bids now (the hook), as a list never changed."""
+    size = table.size
+    forbidden = size - table.bid_total
+    if forbidden < 0:
+        return BID_ACTIONS[size]
+    if size < len(HOOKED_BIDS):
+        return HOOKED_BIDS[size][forbidden]
+    return hooked(size, forbidden)
