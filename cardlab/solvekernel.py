@@ -31,6 +31,8 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from cardlab.kernel import play_cards  # absolute: tests load this source on its own too
 
 INF: Final = 1 << 40  # beyond any hand score
@@ -97,6 +99,16 @@ class Search:
         self.win_seat = -1
         self.win_card = -1
         self.nodes = 0
+        # the start of the random playouts (set_start): the trick state to go back to
+        self.start_trick: list[int] = []
+        self.start_trick_mask = 0
+        self.start_led = -1
+        self.start_win_seat = -1
+        self.start_win_card = -1
+        self.start_leader = 0
+        self.start_tricks_left = 0
+        self.start_summary = summary
+        self.start_holder = self.holder_is_seat
 
     def set_bounds(self, lo: list[list[int]], hi: list[list[int]]) -> None:
         """Bounds on the final score, ``lo[fewest][most]`` for a final summary (the seat's
@@ -457,6 +469,115 @@ class Search:
         self.hands[turn] ^= bit
         self.remaining ^= bit
         return val
+
+
+    # -- random playouts: a random walk down the search's tree (the Monte Carlo advisor) ------
+    def set_start(self, trick: list[int], leader: int, tricks_left: int) -> None:
+        """Where every :meth:`random_walk` starts: the cards already on the current trick
+        (play order, from ``leader``), ``tricks_left`` tricks not yet won (the current one
+        included), the summary and the hat's holder as the search was made with."""
+        self.summary = self.start_summary
+        self.holder_is_seat = self.start_holder
+        self._enter(trick, leader, tricks_left)
+        self.start_trick = self.trick[:]
+        self.start_trick_mask = self.trick_mask
+        self.start_led = self.led
+        self.start_win_seat = self.win_seat
+        self.start_win_card = self.win_card
+        self.start_leader = self.leader
+        self.start_tricks_left = self.tricks_left
+
+    def random_walk(self, hands: list[int], turn: int, card: int,
+                    numbers: list[float]) -> int:
+        """From the start (:meth:`set_start`) with ``hands`` (per seat, the mask of cards
+        held; changed in place), ``turn`` plays ``card``, then every seat random legal
+        cards to the end of the hand; returns the final ``summary * 2 + seat holds the
+        hat``.
+
+        The ``k``-th random card reads ``numbers[k]``: it is the ``int(r * n)``-th lowest
+        of the ``n`` legal cards, which is the engine's ``kernel.play_cards`` choice (the
+        ``int(r * n)``-th of ``legal_actions``: the suit led, else the hand in suit order)
+        when the cards are numbered suit by suit, each suit ascending, as every suited
+        deck is. The tricks are the search's own (:meth:`_put`, :meth:`_score_trick`).
+        ``remaining`` is not kept up to date: no walk reads it.
+        """
+        self.hands = hands
+        self.trick = self.start_trick[:]
+        self.trick_mask = self.start_trick_mask
+        self.led = self.start_led
+        self.win_seat = self.start_win_seat
+        self.win_card = self.start_win_card
+        self.leader = self.start_leader
+        self.tricks_left = self.start_tricks_left
+        self.summary = self.start_summary
+        self.holder_is_seat = self.start_holder
+        nseats = self.nseats
+        at = 0
+        while True:
+            hands[turn] ^= 1 << card
+            self._put(turn, card)
+            if len(self.trick) < nseats:
+                turn = turn + 1 if turn + 1 < nseats else 0
+            else:
+                self._score_trick()
+                self.trick.clear()
+                self.trick_mask = 0
+                self.led = -1
+                self.tricks_left -= 1
+                turn = self.win_seat
+                self.leader = turn
+                if self.tricks_left == 0:
+                    break
+            card = _kth_lowest(self._legal(turn), numbers[at])
+            at += 1
+        return self.summary * 2 + self.holder_is_seat
+
+
+def _kth_lowest(cards: int, r: float) -> int:
+    """The ``int(r * n)``-th lowest (from 0) of the ``n`` set bits of ``cards`` (a mask of
+    at most 63 cards), ``0 <= r < 1``."""
+    mask: i64 = cards
+    n: i64 = 0
+    rest: i64 = mask
+    while rest != 0:
+        rest &= rest - 1
+        n += 1
+    k: i64 = int(r * float(n))
+    while k > 0:
+        mask &= mask - 1
+        k -= 1
+    low: int = mask & -mask
+    return low.bit_length() - 1
+
+
+def random_walks(search: Search, hands: list[int], turn: int, actions: list[int],
+                 numbers: list[float], tally: list[dict[int, int]]) -> None:
+    """One sample's random playouts, one per action (a card of ``turn``) on a copy of
+    ``hands``, all reading the same ``numbers``; each final key of
+    :meth:`Search.random_walk` is counted in ``tally`` at the action's place."""
+    i = 0
+    for card in actions:
+        key = search.random_walk(hands[:], turn, card, numbers)
+        counts = tally[i]
+        counts[key] = counts.get(key, 0) + 1
+        i += 1
+
+
+def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
+    """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
+
+    >>> hand_masks([1, 0, 0], [1, 2], [[1, 3], [2]])
+    [1, 10, 4]
+    """
+    out = known[:]
+    k = 0
+    for seat in seats:
+        mask = out[seat]
+        for card in cards[k]:
+            mask |= 1 << card
+        out[seat] = mask
+        k += 1
+    return out
 
 
 # -- the advisor's rollouts (cardlab.advisor): compiled here for speed; no solver code ------

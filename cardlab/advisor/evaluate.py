@@ -55,7 +55,9 @@ from ..game import State
 from ..kernel import PLAY
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
+from .randomplay import random_sums
 from .sample import figures_for, outcome_for, sampler_for, seat_view
+from .tricks import TrickSampler
 
 Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
 
@@ -141,7 +143,17 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
             return state.clone()
     else:
         actions = [(names.index(a.seat), a.act) for a in line[:index]]
-        draw = sampler_for(seat_view(state, chosen, actions)).sample
+        sampler = sampler_for(seat_view(state, chosen, actions))
+        if bot == "random" and isinstance(sampler, TrickSampler) and sampler.plays_on_masks():
+            # random playouts on bit masks, no state per sample: the same numbers
+            # (cardlab.advisor.randomplay)
+            sums = random_sums(sampler, chosen, texts, rollouts, seed,
+                               _numbers_needed(sampler.template))
+            return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts,
+                              seed=seed, bot=bot, exact=False,
+                              values=_estimates(texts, rollouts, *sums),
+                              seat_name=names[chosen], low_score_wins=low)
+        draw = sampler.sample
     values = run(draw, chosen, texts, rollouts, seed, bot, game, figures, outcome_for(game))
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
                       bot=bot, exact=False, values=values, seat_name=names[chosen],
@@ -249,6 +261,14 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             for key, number in figures(state, seat, start).items():
                 sums_i[key] = sums_i.get(key, 0.0) + number
                 counts_i[key] = counts_i.get(key, 0) + 1
+    return _estimates(texts, rollouts, sums, squares, fig_sums, fig_counts)
+
+
+def _estimates(texts: Sequence[str], rollouts: int, sums: list[float], squares: list[float],
+               fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]
+               ) -> dict[str, Estimate]:
+    """Each action's estimate from the sums over the samples of its hand scores, of their
+    squares, and of its figures (with how many samples had each)."""
     out = {}
     for i, text in enumerate(texts):
         mean = sums[i] / rollouts

@@ -1,0 +1,119 @@
+"""Random playouts on bit masks: :func:`cardlab.advisor.evaluate`'s path for the random bot
+in the play of the trick-taking games (Where's Bob's Hat?, Ted's Game).
+
+At such a position a sample differs from the sampler's template only by the other hands'
+cards (and, in Bob's Hat, a hidden hat value): the tricks so far, the bids, the trump and
+the score sheet are the view's. So nothing per sample is an engine state:
+
+- the sampler draws the other hands only (:meth:`TrickSampler.draw_hands
+  <cardlab.advisor.tricks.TrickSampler.draw_hands>`, the very draw and numbers of
+  :meth:`~cardlab.advisor.tricks.TrickSampler.sample`);
+- each hand is one int per seat, and every legal action's playout is a random walk down the
+  exact solver's own search tree (:meth:`cardlab.solvekernel.Search.random_walk`): the
+  search's tricks, its summary of what the seat's score depends on (Ted's Game: the seat's
+  tricks; Bob's Hat: the cards taken per seat and colour, whether the seat holds the hat);
+- the walks only count their final summaries, per action; each distinct summary is then
+  scored once by the game's own scoring function (``teds_game.score``, ``bobs_hat.
+  score_hand`` through :func:`~cardlab.advisor.tricks.bobs_hat_scored`), for the value and
+  the figures.
+
+The estimates are those of the plain path, number for number (the same draws, the same random
+numbers, the same cards: ``tests/test_advisor_randomplay.py``): a sample reads ``rollouts``'
+master generator as :func:`cardlab.advisor.evaluate.run` does, each walk picks the
+``int(r * n)``-th lowest of its ``n`` legal cards, which is the engine's pick, and sums of
+whole scores are exact in floating point whatever their order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import seeded_rng
+from ..games import bobs_hat, teds_game
+from ..solvekernel import hand_masks, random_walks
+from .solver import playout_search, summary_taken
+from .tricks import TrickSampler, bobs_hat_scored
+
+Outcome = tuple[int, dict[str, float]]
+
+
+def random_tallies(sampler: TrickSampler, seat: int, texts: list[str], rollouts: int,
+                   seed: int, numbers_needed: int) -> dict[int, list[dict[int, int]]]:
+    """Per hat value (0 in Ted's Game), per action of ``texts``: how many samples ended
+    with each final summary key of the search (``summary * 2 + seat holds the hat``).
+
+    ``numbers_needed`` random numbers are drawn per sample after its deal, as
+    :func:`~cardlab.advisor.evaluate.run` draws them (one per card a playout may play, and
+    some).
+    """
+    template: Any = sampler.template
+    search = playout_search(template, seat)
+    actions = [template.parse_action(text) for text in texts]
+    known = [0] * template.nseats  # the other hands' cards come from each sample
+    known[seat] = sum(1 << card for cards in template.hands[seat] for card in cards)
+    others = sampler.others
+    turn = template.turn
+    master = seeded_rng(seed, "advisor")
+    rand = master.random
+    draw = sampler.draw_hands
+    tallies: dict[int, list[dict[int, int]]] = {}
+    for _ in range(rollouts):
+        layout, hat = draw(master)
+        numbers = [rand() for _ in range(numbers_needed)]
+        tally = tallies.get(hat)
+        if tally is None:
+            tally = tallies[hat] = [{} for _ in actions]
+        random_walks(search, hand_masks(known, others, layout), turn, actions, numbers,
+                     tally)
+    return tallies
+
+
+def outcomes(template: Any, seat: int, hat: int, keys: set[int]) -> dict[int, Outcome]:
+    """The seat's hand score and figures for each final summary key (``hat``: the hat's
+    value in Bob's Hat), by the game's own scoring function, once per key."""
+    out: dict[int, Outcome] = {}
+    if isinstance(template, teds_game.TedsGameState):
+        bid, size = template.bids[seat], template.size
+        for key in keys:
+            won = key >> 1  # the seat's tricks
+            out[key] = (teds_game.score(bid, won, size), {"made": 1.0 if won == bid else 0.0})
+        return out
+    assert isinstance(template, bobs_hat.BobsHatState)
+    taken_of = summary_taken(template)
+    negative = bool(template.rules.options["negative_scoring"])
+    carried = template.row[seat]  # this hand's penalties so far
+    for key in keys:
+        holder = seat if key & 1 else -1  # another holder scores the hat, not the seat
+        points, figures = bobs_hat_scored(template.bids, taken_of(key >> 1), template.size,
+                                          holder, hat, negative, seat)
+        out[key] = (carried + points, figures)
+    return out
+
+
+def random_sums(sampler: TrickSampler, seat: int, texts: list[str], rollouts: int,
+                seed: int, numbers_needed: int
+                ) -> tuple[list[float], list[float], list[dict[str, float]],
+                           list[dict[str, int]]]:
+    """Per action: the sums of the hand scores and of their squares, and the figures'
+    sums and counts, over ``rollouts`` samples (what :func:`~cardlab.advisor.evaluate.run`
+    adds up). Sums of whole numbers, so exact in any order."""
+    tallies = random_tallies(sampler, seat, texts, rollouts, seed, numbers_needed)
+    sums = [0] * len(texts)
+    squares = [0] * len(texts)
+    fig_sums: list[dict[str, float]] = [{} for _ in texts]
+    fig_counts: list[dict[str, int]] = [{} for _ in texts]
+    for hat, tally in tallies.items():
+        scored = outcomes(sampler.template, seat, hat, set().union(*tally))
+        for i, counts in enumerate(tally):
+            sums_i, counts_i = fig_sums[i], fig_counts[i]
+            for key, count in counts.items():
+                score, figures = scored[key]
+                sums[i] += count * score
+                squares[i] += count * score * score
+                for name, number in figures.items():
+                    sums_i[name] = sums_i.get(name, 0.0) + count * number
+                    counts_i[name] = counts_i.get(name, 0) + count
+    return [float(s) for s in sums], [float(s) for s in squares], fig_sums, fig_counts
+
+
+__all__ = ["outcomes", "random_sums", "random_tallies"]
