@@ -215,7 +215,10 @@ class Search:
 
     # -- equivalent cards ----------------------------------------------------------------
     def _legal(self, turn: int) -> int:
-        held = self.hands[turn]
+        return self._follow(self.hands[turn])
+
+    def _follow(self, held: int) -> int:
+        """The cards of ``held`` that may be played now: the suit led if held, else all."""
         if self.led >= 0:
             follow = held & self.suit_mask[self.led]
             if follow:
@@ -490,18 +493,18 @@ class Search:
     def random_walk(self, hands: list[int], turn: int, card: int,
                     numbers: list[float]) -> int:
         """From the start (:meth:`set_start`) with ``hands`` (per seat, the mask of cards
-        held; changed in place), ``turn`` plays ``card``, then every seat random legal
-        cards to the end of the hand; returns the final ``summary * 2 + seat holds the
-        hat``.
+        held), ``turn`` plays ``card``, then every seat random legal cards to the end of
+        the hand; returns the final ``summary * 2 + seat holds the hat``.
 
         The ``k``-th random card reads ``numbers[k]``: it is the ``int(r * n)``-th lowest
         of the ``n`` legal cards, which is the engine's ``kernel.play_cards`` choice (the
         ``int(r * n)``-th of ``legal_actions``: the suit led, else the hand in suit order)
         when the cards are numbered suit by suit, each suit ascending, as every suited
         deck is. The tricks are the search's own (:meth:`_put`, :meth:`_score_trick`).
-        ``remaining`` is not kept up to date: no walk reads it.
+        The cards played go into one mask rather than out of ``hands``, which are left as
+        they were (so every action's walk reads the same list); ``remaining`` is not kept
+        either: no walk reads it.
         """
-        self.hands = hands
         self.trick = self.start_trick[:]
         self.trick_mask = self.start_trick_mask
         self.led = self.start_led
@@ -513,8 +516,9 @@ class Search:
         self.holder_is_seat = self.start_holder
         nseats = self.nseats
         at = 0
+        gone = 0  # the cards played in this walk
         while True:
-            hands[turn] ^= 1 << card
+            gone |= 1 << card
             self._put(turn, card)
             if len(self.trick) < nseats:
                 turn = turn + 1 if turn + 1 < nseats else 0
@@ -528,7 +532,7 @@ class Search:
                 self.leader = turn
                 if self.tricks_left == 0:
                     break
-            card = _kth_lowest(self._legal(turn), numbers[at])
+            card = _kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
             at += 1
         return self.summary * 2 + self.holder_is_seat
 
@@ -552,15 +556,38 @@ def _kth_lowest(cards: int, r: float) -> int:
 
 def random_walks(search: Search, hands: list[int], turn: int, actions: list[int],
                  numbers: list[float], tally: list[dict[int, int]]) -> None:
-    """One sample's random playouts, one per action (a card of ``turn``) on a copy of
-    ``hands``, all reading the same ``numbers``; each final key of
-    :meth:`Search.random_walk` is counted in ``tally`` at the action's place."""
+    """One sample's random playouts, one per action (a card of ``turn``) from ``hands``,
+    all reading the same ``numbers``; each final key of :meth:`Search.random_walk` is
+    counted in ``tally`` at the action's place."""
     i = 0
     for card in actions:
-        key = search.random_walk(hands[:], turn, card, numbers)
+        key = search.random_walk(hands, turn, card, numbers)
         counts = tally[i]
         counts[key] = counts.get(key, 0) + 1
         i += 1
+
+
+def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], int]],
+                   rng: Any, needed: int, rollouts: int, known: list[int], seats: list[int],
+                   turn: int, actions: list[int],
+                   tallies: dict[int, list[dict[int, int]]]) -> None:
+    """``rollouts`` samples, each drawn by ``draw(rng)`` (the other hands' cards, for
+    ``seats``, and a value that picks the tally), then ``needed`` numbers of
+    ``rng.random()``, then :func:`random_walks` from ``known`` (a mask per seat) with the
+    drawn cards added, counted in ``tallies[value]`` (made on first use)."""
+    rand = rng.random
+    numbers = [0.0] * needed
+    for _ in range(rollouts):
+        layout, value = draw(rng)
+        j = 0
+        while j < needed:
+            numbers[j] = rand()
+            j += 1
+        tally = tallies.get(value)
+        if tally is None:
+            tally = [{} for _ in actions]
+            tallies[value] = tally
+        random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
 
 
 def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:

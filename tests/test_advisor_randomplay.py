@@ -212,7 +212,7 @@ def test_each_walk_plays_the_engines_cards(game):
             masks = [sum(1 << c for s in held for c in s) for held in state.hands]
             numbers = [rng.random() for _ in range(60)]
             for card in state.legal_actions():
-                key = search.random_walk(masks[:], state.turn, card, numbers)
+                key = search.random_walk(masks, state.turn, card, numbers)
                 end = engine_walk(state, seat, card, numbers)
                 holds = end.hat_holder() == seat if game == "bobs-hat" else False
                 assert key & 1 == holds
@@ -240,8 +240,7 @@ def test_the_kernel_source_walks_as_the_loaded_kernel(monkeypatch):
         for replay, hand, index in play_positions(game, options, seed, per_game=2):
             loaded.append(evaluate(replay, hand, index, rollouts=10, seed=3, bot="random"))
     monkeypatch.setattr(solver, "Search", pure.Search)
-    monkeypatch.setattr(randomplay, "random_walks", pure.random_walks)
-    monkeypatch.setattr(randomplay, "hand_masks", pure.hand_masks)
+    monkeypatch.setattr(randomplay, "random_samples", pure.random_samples)
     again = []
     for game, options, seed in cases:
         for replay, hand, index in play_positions(game, options, seed, per_game=2):

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..cards import seeded_rng
 from ..games import bobs_hat, teds_game
-from ..solvekernel import hand_masks, random_walks
+from ..solvekernel import random_samples
 from .solver import playout_search, summary_taken
 from .tricks import TrickSampler, bobs_hat_scored
 
@@ -51,20 +51,9 @@ def random_tallies(sampler: TrickSampler, seat: int, texts: list[str], rollouts:
     actions = [template.parse_action(text) for text in texts]
     known = [0] * template.nseats  # the other hands' cards come from each sample
     known[seat] = sum(1 << card for cards in template.hands[seat] for card in cards)
-    others = sampler.others
-    turn = template.turn
-    master = seeded_rng(seed, "advisor")
-    rand = master.random
-    draw = sampler.draw_hands
     tallies: dict[int, list[dict[int, int]]] = {}
-    for _ in range(rollouts):
-        layout, hat = draw(master)
-        numbers = [rand() for _ in range(numbers_needed)]
-        tally = tallies.get(hat)
-        if tally is None:
-            tally = tallies[hat] = [{} for _ in actions]
-        random_walks(search, hand_masks(known, others, layout), turn, actions, numbers,
-                     tally)
+    random_samples(search, sampler.draw_hands, seeded_rng(seed, "advisor"), numbers_needed,
+                   rollouts, known, sampler.others, template.turn, actions, tallies)
     return tallies
 
 
