@@ -654,6 +654,60 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
         i += 1
 
 
+def deal_reject(cards: list[int], suit_of: tuple[int, ...], order: list[int],
+                voids: list[int], counts: list[int], free: list[int],
+                rand: Callable[[], float], tries: int) -> list[list[int]] | None:
+    """Each bucket's cards by a uniform deal of ``cards``, kept when it breaks no void, up
+    to ``tries`` deals; None when every one broke a void. A deal is a partial Fisher-Yates
+    shuffle (each step reads ``rand()`` once) that deals the buckets ``order`` first (bit
+    ``s`` of ``voids[bucket]``: no card of suit ``s``), so that a broken void is seen, and
+    the deal dropped, as early as possible, then the buckets ``free``.
+    (``cardlab.advisor.tricks.LayoutDrawer``: why a kept deal is uniform.)
+
+    >>> deal_reject([0, 1, 2, 3], (0, 0, 1, 1), [0], [0b01, 0], [1, 2], [1],
+    ...             lambda: 0.99, 1)
+    [[3], [0, 1]]
+    """
+    n = len(cards)
+    for _ in range(tries):
+        deck = cards[:]
+        out: list[list[int]] = [[] for _ in counts]
+        i = 0
+        ok = True
+        for bucket in order:
+            mask = voids[bucket]
+            part = out[bucket]
+            left = counts[bucket]
+            while left > 0:
+                j = i + int(rand() * (n - i))
+                card = deck[j]
+                if mask >> suit_of[card] & 1:
+                    ok = False
+                    break
+                deck[j] = deck[i]
+                deck[i] = card
+                part.append(card)
+                i += 1
+                left -= 1
+            if not ok:
+                break
+        if not ok:
+            continue
+        for bucket in free:
+            part = out[bucket]
+            left = counts[bucket]
+            while left > 0:
+                j = i + int(rand() * (n - i))
+                card = deck[j]
+                deck[j] = deck[i]
+                deck[i] = card
+                part.append(card)
+                i += 1
+                left -= 1
+        return out
+    return None
+
+
 def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list[int],
                 free: list[int], rand: Callable[[], float]) -> list[list[int]] | None:
     """Each bucket's cards: ``counts[bucket]`` of ``allowed`` by a partial Fisher-Yates

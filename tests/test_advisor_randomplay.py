@@ -256,3 +256,34 @@ def test_the_kth_lowest_card_is_the_engines_pick():
         r = rng.random()
         mask = sum(1 << c for c in cards)
         assert solvekernel._kth_lowest(mask, r) == cards[int(r * len(cards))]
+
+
+def test_the_kernels_rejection_deal_is_its_sources():
+    """solvekernel.deal_reject (the sampler's rejection draw), compiled and as plain Python:
+    the same deals (or the same None) from the same numbers, voids or none."""
+    spec = importlib.util.spec_from_file_location(
+        "cardlab_solvekernel_source2", solvekernel.__file__.rsplit("/", 1)[0]
+        + "/solvekernel.py")
+    assert spec is not None and spec.loader is not None
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    rng = random.Random(3)
+    suit_of = tuple(c // 13 for c in range(52))
+    kept = 0
+    for _ in range(300):
+        cards = sorted(rng.sample(range(52), rng.randint(6, 30)))
+        counts = [rng.randint(0, len(cards) // 4) for _ in range(3)]
+        voids = [rng.choice([0, 0, 1, 2, 5, 8]) for _ in counts]
+        order = [b for b, v in enumerate(voids) if v]
+        free = [b for b, v in enumerate(voids) if not v]
+        seed = rng.random()
+        got = [module.deal_reject(cards, suit_of, order, voids, counts, free,
+                                  random.Random(seed).random, 3)
+               for module in (solvekernel, pure)]
+        assert got[0] == got[1]
+        if got[0] is not None:
+            kept += 1
+            assert [len(part) for part in got[0]] == counts
+            for part, void in zip(got[0], voids, strict=True):
+                assert not any(void >> suit_of[c] & 1 for c in part)
+    assert 50 < kept < 300

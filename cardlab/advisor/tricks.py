@@ -37,7 +37,7 @@ from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
 from ..games.teds_game import score as teds_score
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
-from ..solvekernel import deal_direct, taken_counts
+from ..solvekernel import deal_direct, deal_reject, taken_counts
 from .sample import SeatView
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
@@ -100,44 +100,12 @@ class LayoutDrawer:
 
     def draw(self, rng: random.Random) -> list[list[int]]:
         """Each bucket's cards, uniformly among the layouts that break no void."""
-        rand = rng.random
-        cards = self.cards
-        n = len(cards)
-        counts = self.counts
-        suit_of = self.suit_of
-        for _ in range(self.tries if self.constrained else 1):
-            # A partial Fisher-Yates shuffle deals the void-showing hands first, so that a
-            # broken void is seen (and the deal dropped) as early as possible.
-            deck = cards[:]
-            out: list[list[int]] = [[] for _ in counts]
-            i = 0
-            ok = True
-            for bucket in self.order:
-                mask = self.masks[bucket]
-                part = out[bucket]
-                for _ in range(counts[bucket]):
-                    j = i + int(rand() * (n - i))
-                    card = deck[j]
-                    if mask >> suit_of[card] & 1:
-                        ok = False
-                        break
-                    deck[j] = deck[i]
-                    deck[i] = card
-                    part.append(card)
-                    i += 1
-                if not ok:
-                    break
-            if not ok:
-                continue
-            for bucket in self.free:
-                part = out[bucket]
-                for _ in range(counts[bucket]):
-                    j = i + int(rand() * (n - i))
-                    card = deck[j]
-                    deck[j] = deck[i]
-                    deck[i] = card
-                    part.append(card)
-                    i += 1
+        # A partial Fisher-Yates shuffle, kept when no void is broken (compiled): it deals
+        # the void-showing hands first, so that a broken void is seen (and the deal
+        # dropped) as early as possible.
+        out = deal_reject(self.cards, self.suit_of, self.order, self.masks, self.counts,
+                          self.free, rng.random, self.tries if self.constrained else 1)
+        if out is not None:
             return out
         # Rejection failed for a while: the voids rule out many deals. Each draw stays
         # uniform: a uniform proposal kept, or else an exact draw, gives every consistent
