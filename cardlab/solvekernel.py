@@ -590,6 +590,25 @@ def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], 
         random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
 
 
+def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
+    """``base`` (rows of counts) plus the fields of ``bits`` bits each of ``value`` (0 or
+    more), row after row, lowest first: a search's summary of the cards taken per seat and
+    suit read back (Bob's Hat's passes 64 bits).
+
+    >>> add_fields([[1, 0], [0, 2]], 0b011_000_110_001, 3)
+    [[2, 6], [0, 5]]
+    """
+    out: list[list[int]] = []
+    full = (1 << bits) - 1
+    for row in base:
+        more: list[int] = []
+        for count in row:
+            more.append(count + (value & full))
+            value >>= bits
+        out.append(more)
+    return out
+
+
 def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
     """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
 

@@ -33,7 +33,7 @@ from ..errors import CardlabError
 from ..game import State
 from ..games import bobs_hat, teds_game
 from ..games.tricks import PLAY, TrickTaking
-from ..solvekernel import Search
+from ..solvekernel import Search, add_fields
 
 GAMES = ("bobs-hat", "teds-game")
 BOBS_FIELD = 6  # bits per (seat, colour) count of cards taken: up to 20 cards of a colour
@@ -174,12 +174,9 @@ def summary_taken(state: bobs_hat.BobsHatState) -> Callable[[int], list[list[int
     """Bob's Hat: the cards taken per seat and colour at the end of a hand, from the search's
     summary of the cards taken after ``state`` (``state``'s own tricks added)."""
     base = state.taken()
-    full = (1 << BOBS_FIELD) - 1
-    n = state.nseats
 
     def taken(summary: int) -> list[list[int]]:
-        return [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
-                 for c in range(3)] for s in range(n)]
+        return add_fields(base, summary, BOBS_FIELD)
     return taken
 
 
