@@ -19,10 +19,15 @@ and with the leader and the score summary it is the whole key of the transpositi
 >>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
 
-The module also compiles three loops of the Monte Carlo advisor, no part of the solver:
-:func:`play_actions` (one sample's playouts, one per legal action, in the play phase),
-:func:`taken_counts` (the cards taken per seat and suit at the end of a playout) and
-:func:`deal_direct` (the sampler's draw when one hand has shown a void).
+The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
+plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
+tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
+(:mod:`cardlab.advisor.randomplay`). The module also compiles other loops of the advisor, no
+part of the solver: :func:`play_actions` (one sample's playouts on engine states, one per
+legal action, in the play phase), :func:`taken_counts` (the cards taken per seat and suit at
+the end of a playout), :func:`add_fields` (a summary of cards taken read back), and the
+sampler's draws :func:`deal_reject` (uniform deals kept when no void is broken) and
+:func:`deal_direct` (when one hand has shown a void).
 """
 
 from __future__ import annotations

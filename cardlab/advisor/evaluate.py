@@ -23,10 +23,14 @@ from ``seed``: the same call gives the same numbers.
   action exactly (standard error 0, ``exact`` true, one "rollout").
 - How the samples are drawn, and the hook for weighting them by bids:
   ``docs/advisor-sampling.md``.
-- Speed (trick games, random and heuristic bots, a sample in the play phase): the playouts
-  stop at the end of play and the game's own scoring function scores the hand once for the
-  value and the figures (``outcome_for``); one sample's playouts run in a compiled loop
-  (``cardlab.solvekernel.play_actions``). The numbers are those of the plain path.
+- Speed (trick games, a sample in the play phase). With the random bot, no state is made per
+  sample: the sampler draws the other hands only, and the playouts are random walks on bit
+  masks down the exact solver's search, each final summary scored once by the game's own
+  scoring (:mod:`cardlab.advisor.randomplay`, ``docs/advisor.md``). With the heuristic bot
+  the playouts stop at the end of play and the game's own scoring function scores the hand
+  once for the value and the figures (``outcome_for``); one sample's playouts run in a
+  compiled loop (``cardlab.solvekernel.play_actions``). Either way the numbers are those of
+  the plain path, exactly.
 
 >>> import cardlab
 >>> review = cardlab.example("norwegian-review")
