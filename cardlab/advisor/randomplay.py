@@ -22,6 +22,23 @@ numbers, the same cards: ``tests/test_advisor_randomplay.py``): a sample reads `
 master generator as :func:`cardlab.advisor.evaluate.run` does, each walk picks the
 ``int(r * n)``-th lowest of its ``n`` legal cards, which is the engine's pick, and sums of
 whole scores are exact in floating point whatever their order.
+
+>>> import cardlab
+>>> from cardlab.advisor.sample import sampler_for, seat_view
+>>> table = cardlab.new_game("teds-game", players=3, seed=4, start_size=3)
+>>> while table.state.phase != "play":
+...     table.act(table.state.legal_texts()[0])  # everyone bids 0
+>>> state, seats = table.state, list(table.replay.seats)
+>>> seat = state.to_act()
+>>> seen = [(seats.index(a.seat), a.act) for a in table.replay.hands[-1].actions]
+>>> sampler = sampler_for(seat_view(state, seat, seen))
+>>> tallies = random_tallies(sampler, seat, state.legal_texts(), 100, 0, 20)
+>>> state.legal_texts()
+['play 6C', 'play 2H', 'play 6S']
+>>> tallies[0]  # per action: the seat's final tricks * 2 (no hat) -> samples
+[{0: 80, 2: 18, 4: 2}, {0: 81, 2: 18, 4: 1}, {0: 73, 2: 19, 4: 8}]
+>>> outcomes(sampler.template, seat, 0, {0, 2})  # bid 0: no trick scores 10 + 3 cards
+{0: (13, {'made': 1.0}), 2: (-1, {'made': 0.0})}
 """
 
 from __future__ import annotations
