@@ -139,6 +139,7 @@ def test_the_p2_positions_give_the_plain_paths_numbers():
 def test_the_draw_of_the_hands_is_the_samples_own():
     """draw_hands reads the generator as sample does and gives its other hands and hat."""
     checked = 0
+    hats: Counter[str] = Counter()
     for game in GAMES:
         for options in option_sets(game):
             for replay, hand, index in play_positions(game, options, 1, per_game=2):
@@ -147,18 +148,23 @@ def test_the_draw_of_the_hands_is_the_samples_own():
                 seat = state.to_act()
                 actions = [(list(replay.seats).index(a.seat), a.act)
                            for a in cursor.line[:index]]
-                sampler = sampler_for(seat_view(state, seat, actions))
-                assert isinstance(sampler, TrickSampler) and sampler.plays_on_masks()
-                one, two = random.Random(index), random.Random(index)
-                for _ in range(20):
-                    layout, hat = sampler.draw_hands(one)
-                    sample = sampler.sample(two)
-                    for other, cards in zip(sampler.others, layout, strict=True):
-                        assert sorted(cards) == [c for s in sample.hands[other] for c in s]
-                    assert hat == getattr(sample, "hat_value", 0)
-                    assert one.random() == two.random()  # read alike, to the number
-                    checked += 1
-    assert checked > 200
+                view = seat_view(state, seat, actions)
+                assert isinstance(sampler_for(view), TrickSampler)
+                for hidden in ("bot", "uniform"):  # how a face-down hat is drawn
+                    sampler = TrickSampler(view, hidden=hidden)
+                    assert sampler.plays_on_masks()
+                    one, two = random.Random(index), random.Random(index)
+                    for _ in range(20):
+                        layout, hat = sampler.draw_hands(one)
+                        sample = sampler.sample(two)
+                        for other, cards in zip(sampler.others, layout, strict=True):
+                            assert sorted(cards) == [c for s in sample.hands[other]
+                                                     for c in s]
+                        assert hat == getattr(sample, "hat_value", 0)
+                        assert one.random() == two.random()  # read alike, to the number
+                        checked += 1
+                        hats[hidden] += sampler.hat_hidden
+    assert checked > 400 and hats["bot"] > 20 and hats["uniform"] > 20
 
 
 def test_before_the_play_the_samples_are_states(monkeypatch):
