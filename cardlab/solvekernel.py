@@ -499,7 +499,9 @@ class Search:
                     numbers: list[float]) -> int:
         """From the start (:meth:`set_start`) with ``hands`` (per seat, the mask of cards
         held), ``turn`` plays ``card``, then every seat random legal cards to the end of
-        the hand; returns the final ``summary * 2 + seat holds the hat``.
+        the hand; returns the final ``(summary & key_mask) * 2 + seat holds the hat``: the
+        part of the summary that can change the seat's score, as in the table's key (so
+        walks that differ only where the seat's score cannot are counted together).
 
         The ``k``-th random card reads ``numbers[k]``: it is the ``int(r * n)``-th lowest
         of the ``n`` legal cards, which is the engine's ``kernel.play_cards`` choice (the
@@ -539,7 +541,7 @@ class Search:
                     break
             card = _kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
             at += 1
-        return self.summary * 2 + self.holder_is_seat
+        return (self.summary & self.key_mask) * 2 + self.holder_is_seat
 
 
 def _kth_lowest(cards: int, r: float) -> int:

@@ -11,7 +11,8 @@ the score sheet are the view's. So nothing per sample is an engine state:
 - each hand is one int per seat, and every legal action's playout is a random walk down the
   exact solver's own search tree (:meth:`cardlab.solvekernel.Search.random_walk`): the
   search's tricks, its summary of what the seat's score depends on (Ted's Game: the seat's
-  tricks; Bob's Hat: the cards taken per seat and colour, whether the seat holds the hat);
+  tricks; Bob's Hat: the cards taken per seat of the colours the seat bid most, of every
+  colour with a fewest bid, and whether the seat holds the hat);
 - the walks only count their final summaries, per action; each distinct summary is then
   scored once by the game's own scoring function (``teds_game.score``, ``bobs_hat.
   score_hand`` through :func:`~cardlab.advisor.tricks.bobs_hat_scored`), for the value and
@@ -57,7 +58,8 @@ Outcome = tuple[int, dict[str, float]]
 def random_tallies(sampler: TrickSampler, seat: int, texts: list[str], rollouts: int,
                    seed: int, numbers_needed: int) -> dict[int, list[dict[int, int]]]:
     """Per hat value (0 in Ted's Game), per action of ``texts``: how many samples ended
-    with each final summary key of the search (``summary * 2 + seat holds the hat``).
+    with each final summary key of the search (``(summary & key_mask) * 2 + seat holds the
+    hat``: :meth:`~cardlab.solvekernel.Search.random_walk`).
 
     ``numbers_needed`` random numbers are drawn per sample after its deal, as
     :func:`~cardlab.advisor.evaluate.run` draws them (one per card a playout may play, and
