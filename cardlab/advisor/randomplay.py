@@ -91,6 +91,9 @@ def outcomes(template: Any, seat: int, hat: int, keys: set[int]) -> dict[int, Ou
     negative = bool(template.rules.options["negative_scoring"])
     carried = template.row[seat]  # this hand's penalties so far
     for key in keys:
+        # The table of cards taken is the true one wherever the seat's bids read it (the key
+        # mask kept those counts); elsewhere it holds what was taken before the start only,
+        # which changes only other seats' scores.
         holder = seat if key & 1 else -1  # another holder scores the hat, not the seat
         points, figures = bobs_hat_scored(template.bids, taken_of(key >> 1), template.size,
                                           holder, hat, negative, seat)
