@@ -5,8 +5,12 @@ set of both trick games, at many points of the play: the fast path is only faste
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from tablegames import table_mode_game
@@ -122,9 +126,6 @@ def test_table_mode_games_with_reneges_give_the_plain_paths_numbers(game, monkey
 
 def test_the_p2_positions_give_the_plain_paths_numbers():
     """The benchmark's own positions (benchmarks/advisor_p2.py), at its sample count."""
-    import sys
-    from pathlib import Path
-
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     try:
         from advisor_p2 import bobs_hat_position, teds_position
@@ -239,15 +240,20 @@ def test_each_walk_plays_the_engines_cards(game):
     assert game == "teds-game" or len(key_masks) > 3  # several kinds of bids
 
 
-def test_the_kernel_source_walks_as_the_loaded_kernel(monkeypatch):
-    """The plain-Python source of solvekernel (what runs without a compiler) walks alike."""
+@pytest.fixture(scope="module")
+def pure() -> ModuleType:
+    """cardlab/solvekernel.py loaded as plain Python (what runs without a compiler)."""
     spec = importlib.util.spec_from_file_location(
-        "cardlab_solvekernel_source", solvekernel.__file__.rsplit("/", 1)[0]
-        + "/solvekernel.py")
+        "cardlab_solvekernel_source", Path(solvekernel.__file__).with_name("solvekernel.py"))
     assert spec is not None and spec.loader is not None
-    pure = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pure)
-    assert not pure.COMPILED
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not module.COMPILED
+    return module
+
+
+def test_the_kernel_source_walks_as_the_loaded_kernel(pure, monkeypatch):
+    """The plain-Python source of solvekernel walks as the loaded (compiled) kernel."""
     solver = importlib.import_module("cardlab.advisor.solver")
     cases = [(g, o, s) for g in GAMES for o in option_sets(g)[:3] for s in range(2)]
     loaded = []
@@ -273,15 +279,9 @@ def test_the_kth_lowest_card_is_the_engines_pick():
         assert solvekernel._kth_lowest(mask, r) == cards[int(r * len(cards))]
 
 
-def test_the_kernels_rejection_deal_is_its_sources():
+def test_the_kernels_rejection_deal_is_its_sources(pure):
     """solvekernel.deal_reject (the sampler's rejection draw), compiled and as plain Python:
     the same deals (or the same None) from the same numbers, voids or none."""
-    spec = importlib.util.spec_from_file_location(
-        "cardlab_solvekernel_source2", solvekernel.__file__.rsplit("/", 1)[0]
-        + "/solvekernel.py")
-    assert spec is not None and spec.loader is not None
-    pure = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pure)
     rng = random.Random(3)
     suit_of = tuple(c // 13 for c in range(52))
     kept = 0
