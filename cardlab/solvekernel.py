@@ -19,10 +19,15 @@ and with the leader and the score summary it is the whole key of the transpositi
 >>> s.root_values([], 0, 2, 0)  # seat 0 leads: the 3 wins one trick, the 0 loses one
 {0: 1, 3: 1}
 
-The module also compiles three loops of the Monte Carlo advisor, no part of the solver:
-:func:`play_actions` (one sample's playouts, one per legal action, in the play phase),
-:func:`taken_counts` (the cards taken per seat and suit at the end of a playout) and
-:func:`deal_direct` (the sampler's draw when one hand has shown a void).
+The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
+plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
+tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
+(:mod:`cardlab.advisor.randomplay`). The module also compiles other loops of the advisor, no
+part of the solver: :func:`play_actions` (one sample's playouts on engine states, one per
+legal action, in the play phase), :func:`taken_counts` (the cards taken per seat and suit at
+the end of a playout), :func:`add_fields` (a summary of cards taken read back), and the
+sampler's draws :func:`deal_reject` (uniform deals kept when no void is broken) and
+:func:`deal_direct` (when one hand has shown a void).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import chain
 from typing import Any, Final
+
+from mypy_extensions import i64
 
 from cardlab.kernel import play_cards  # absolute: tests load this source on its own too
 
@@ -97,6 +104,16 @@ class Search:
         self.win_seat = -1
         self.win_card = -1
         self.nodes = 0
+        # the start of the random playouts (set_start): the trick state to go back to
+        self.start_trick: list[int] = []
+        self.start_trick_mask = 0
+        self.start_led = -1
+        self.start_win_seat = -1
+        self.start_win_card = -1
+        self.start_leader = 0
+        self.start_tricks_left = 0
+        self.start_summary = summary
+        self.start_holder = self.holder_is_seat
 
     def set_bounds(self, lo: list[list[int]], hi: list[list[int]]) -> None:
         """Bounds on the final score, ``lo[fewest][most]`` for a final summary (the seat's
@@ -203,7 +220,10 @@ class Search:
 
     # -- equivalent cards ----------------------------------------------------------------
     def _legal(self, turn: int) -> int:
-        held = self.hands[turn]
+        return self._follow(self.hands[turn])
+
+    def _follow(self, held: int) -> int:
+        """The cards of ``held`` that may be played now: the suit led if held, else all."""
         if self.led >= 0:
             follow = held & self.suit_mask[self.led]
             if follow:
@@ -459,6 +479,160 @@ class Search:
         return val
 
 
+    # -- random playouts: a random walk down the search's tree (the Monte Carlo advisor) ------
+    def set_start(self, trick: list[int], leader: int, tricks_left: int) -> None:
+        """Where every :meth:`random_walk` starts: the cards already on the current trick
+        (play order, from ``leader``), ``tricks_left`` tricks not yet won (the current one
+        included), the summary and the hat's holder as the search was made with."""
+        self.summary = self.start_summary
+        self.holder_is_seat = self.start_holder
+        self._enter(trick, leader, tricks_left)
+        self.start_trick = self.trick[:]
+        self.start_trick_mask = self.trick_mask
+        self.start_led = self.led
+        self.start_win_seat = self.win_seat
+        self.start_win_card = self.win_card
+        self.start_leader = self.leader
+        self.start_tricks_left = self.tricks_left
+
+    def random_walk(self, hands: list[int], turn: int, card: int,
+                    numbers: list[float]) -> int:
+        """From the start (:meth:`set_start`) with ``hands`` (per seat, the mask of cards
+        held), ``turn`` plays ``card``, then every seat random legal cards to the end of
+        the hand; returns the final ``(summary & key_mask) * 2 + seat holds the hat``: the
+        part of the summary that can change the seat's score, as in the table's key (so
+        walks that differ only where the seat's score cannot are counted together).
+
+        The ``k``-th random card reads ``numbers[k]``: it is the ``int(r * n)``-th lowest
+        of the ``n`` legal cards, which is the engine's ``kernel.play_cards`` choice (the
+        ``int(r * n)``-th of ``legal_actions``: the suit led, else the hand in suit order)
+        when the cards are numbered suit by suit, each suit ascending, as every suited
+        deck is. The tricks are the search's own (:meth:`_put`, :meth:`_score_trick`).
+        The cards played go into one mask rather than out of ``hands``, which are left as
+        they were (so every action's walk reads the same list); ``remaining`` is not kept
+        either: no walk reads it.
+        """
+        self.trick = self.start_trick[:]
+        self.trick_mask = self.start_trick_mask
+        self.led = self.start_led
+        self.win_seat = self.start_win_seat
+        self.win_card = self.start_win_card
+        self.leader = self.start_leader
+        self.tricks_left = self.start_tricks_left
+        self.summary = self.start_summary
+        self.holder_is_seat = self.start_holder
+        nseats = self.nseats
+        at = 0
+        gone = 0  # the cards played in this walk
+        while True:
+            gone |= 1 << card
+            self._put(turn, card)
+            if len(self.trick) < nseats:
+                turn = turn + 1 if turn + 1 < nseats else 0
+            else:
+                self._score_trick()
+                self.trick.clear()
+                self.trick_mask = 0
+                self.led = -1
+                self.tricks_left -= 1
+                turn = self.win_seat
+                self.leader = turn
+                if self.tricks_left == 0:
+                    break
+            card = _kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
+            at += 1
+        return (self.summary & self.key_mask) * 2 + self.holder_is_seat
+
+
+def _kth_lowest(cards: int, r: float) -> int:
+    """The ``int(r * n)``-th lowest (from 0) of the ``n`` set bits of ``cards`` (a mask of
+    at most 63 cards), ``0 <= r < 1``."""
+    mask: i64 = cards
+    n: i64 = 0
+    rest: i64 = mask
+    while rest != 0:
+        rest &= rest - 1
+        n += 1
+    k: i64 = int(r * float(n))
+    while k > 0:
+        mask &= mask - 1
+        k -= 1
+    low: int = mask & -mask
+    return low.bit_length() - 1
+
+
+def random_walks(search: Search, hands: list[int], turn: int, actions: list[int],
+                 numbers: list[float], tally: list[dict[int, int]]) -> None:
+    """One sample's random playouts, one per action (a card of ``turn``) from ``hands``,
+    all reading the same ``numbers``; each final key of :meth:`Search.random_walk` is
+    counted in ``tally`` at the action's place."""
+    i = 0
+    for card in actions:
+        key = search.random_walk(hands, turn, card, numbers)
+        counts = tally[i]
+        counts[key] = counts.get(key, 0) + 1
+        i += 1
+
+
+def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], int]],
+                   rng: Any, needed: int, rollouts: int, known: list[int], seats: list[int],
+                   turn: int, actions: list[int],
+                   tallies: dict[int, list[dict[int, int]]]) -> None:
+    """``rollouts`` samples, each drawn by ``draw(rng)`` (the other hands' cards, for
+    ``seats``, and a value that picks the tally), then ``needed`` numbers of
+    ``rng.random()``, then :func:`random_walks` from ``known`` (a mask per seat) with the
+    drawn cards added, counted in ``tallies[value]`` (made on first use)."""
+    rand = rng.random
+    numbers = [0.0] * needed
+    for _ in range(rollouts):
+        layout, value = draw(rng)
+        j = 0
+        while j < needed:
+            numbers[j] = rand()
+            j += 1
+        tally = tallies.get(value)
+        if tally is None:
+            tally = [{} for _ in actions]
+            tallies[value] = tally
+        random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
+
+
+def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
+    """``base`` (rows of counts) plus the fields of ``bits`` bits each of ``value`` (0 or
+    more), row after row, lowest first: a search's summary of the cards taken per seat and
+    suit read back (Bob's Hat's passes 64 bits).
+
+    >>> add_fields([[1, 0], [0, 2]], 0b011_000_110_001, 3)
+    [[2, 6], [0, 5]]
+    """
+    out: list[list[int]] = []
+    full = (1 << bits) - 1
+    for row in base:
+        more: list[int] = []
+        for count in row:
+            more.append(count + (value & full))
+            value >>= bits
+        out.append(more)
+    return out
+
+
+def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
+    """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
+
+    >>> hand_masks([1, 0, 0], [1, 2], [[1, 3], [2]])
+    [1, 10, 4]
+    """
+    out = known[:]
+    k = 0
+    for seat in seats:
+        mask = out[seat]
+        for card in cards[k]:
+            mask |= 1 << card
+        out[seat] = mask
+        k += 1
+    return out
+
+
 # -- the advisor's rollouts (cardlab.advisor): compiled here for speed; no solver code ------
 def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[float],
                  spare: Callable[[], float], seat: int,
@@ -504,6 +678,60 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
             sums_i[key] = sums_i.get(key, 0.0) + number
             counts_i[key] = counts_i.get(key, 0) + 1
         i += 1
+
+
+def deal_reject(cards: list[int], suit_of: tuple[int, ...], order: list[int],
+                voids: list[int], counts: list[int], free: list[int],
+                rand: Callable[[], float], tries: int) -> list[list[int]] | None:
+    """Each bucket's cards by a uniform deal of ``cards``, kept when it breaks no void, up
+    to ``tries`` deals; None when every one broke a void. A deal is a partial Fisher-Yates
+    shuffle (each step reads ``rand()`` once) that deals the buckets ``order`` first (bit
+    ``s`` of ``voids[bucket]``: no card of suit ``s``), so that a broken void is seen, and
+    the deal dropped, as early as possible, then the buckets ``free``.
+    (``cardlab.advisor.tricks.LayoutDrawer``: why a kept deal is uniform.)
+
+    >>> deal_reject([0, 1, 2, 3], (0, 0, 1, 1), [0], [0b01, 0], [1, 2], [1],
+    ...             lambda: 0.99, 1)
+    [[3], [0, 1]]
+    """
+    n = len(cards)
+    for _ in range(tries):
+        deck = cards[:]
+        out: list[list[int]] = [[] for _ in counts]
+        i = 0
+        ok = True
+        for bucket in order:
+            mask = voids[bucket]
+            part = out[bucket]
+            left = counts[bucket]
+            while left > 0:
+                j = i + int(rand() * (n - i))
+                card = deck[j]
+                if mask >> suit_of[card] & 1:
+                    ok = False
+                    break
+                deck[j] = deck[i]
+                deck[i] = card
+                part.append(card)
+                i += 1
+                left -= 1
+            if not ok:
+                break
+        if not ok:
+            continue
+        for bucket in free:
+            part = out[bucket]
+            left = counts[bucket]
+            while left > 0:
+                j = i + int(rand() * (n - i))
+                card = deck[j]
+                deck[j] = deck[i]
+                deck[i] = card
+                part.append(card)
+                i += 1
+                left -= 1
+        return out
+    return None
 
 
 def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list[int],

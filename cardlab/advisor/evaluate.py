@@ -23,10 +23,14 @@ from ``seed``: the same call gives the same numbers.
   action exactly (standard error 0, ``exact`` true, one "rollout").
 - How the samples are drawn, and the hook for weighting them by bids:
   ``docs/advisor-sampling.md``.
-- Speed (trick games, random and heuristic bots, a sample in the play phase): the playouts
-  stop at the end of play and the game's own scoring function scores the hand once for the
-  value and the figures (``outcome_for``); one sample's playouts run in a compiled loop
-  (``cardlab.solvekernel.play_actions``). The numbers are those of the plain path.
+- Speed (trick games, a sample in the play phase). With the random bot, no state is made per
+  sample: the sampler draws the other hands only, and the playouts are random walks on bit
+  masks down the exact solver's search, each final summary scored once by the game's own
+  scoring (:mod:`cardlab.advisor.randomplay`, ``docs/advisor.md``). With the heuristic bot
+  the playouts stop at the end of play and the game's own scoring function scores the hand
+  once for the value and the figures (``outcome_for``); one sample's playouts run in a
+  compiled loop (``cardlab.solvekernel.play_actions``). Either way the numbers are those of
+  the plain path, exactly.
 
 >>> import cardlab
 >>> review = cardlab.example("norwegian-review")
@@ -55,7 +59,9 @@ from ..game import State
 from ..kernel import PLAY
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
+from .randomplay import random_sums
 from .sample import figures_for, outcome_for, sampler_for, seat_view
+from .tricks import TrickSampler
 
 Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
 
@@ -141,7 +147,17 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
             return state.clone()
     else:
         actions = [(names.index(a.seat), a.act) for a in line[:index]]
-        draw = sampler_for(seat_view(state, chosen, actions)).sample
+        sampler = sampler_for(seat_view(state, chosen, actions))
+        if bot == "random" and isinstance(sampler, TrickSampler) and sampler.plays_on_masks():
+            # random playouts on bit masks, no state per sample: the same numbers
+            # (cardlab.advisor.randomplay)
+            sums = random_sums(sampler, chosen, texts, rollouts, seed,
+                               _numbers_needed(sampler.template))
+            return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts,
+                              seed=seed, bot=bot, exact=False,
+                              values=_estimates(texts, rollouts, *sums),
+                              seat_name=names[chosen], low_score_wins=low)
+        draw = sampler.sample
     values = run(draw, chosen, texts, rollouts, seed, bot, game, figures, outcome_for(game))
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
                       bot=bot, exact=False, values=values, seat_name=names[chosen],
@@ -249,6 +265,14 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             for key, number in figures(state, seat, start).items():
                 sums_i[key] = sums_i.get(key, 0.0) + number
                 counts_i[key] = counts_i.get(key, 0) + 1
+    return _estimates(texts, rollouts, sums, squares, fig_sums, fig_counts)
+
+
+def _estimates(texts: Sequence[str], rollouts: int, sums: list[float], squares: list[float],
+               fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]
+               ) -> dict[str, Estimate]:
+    """Each action's estimate from the sums over the samples of its hand scores, of their
+    squares, and of its figures (with how many samples had each)."""
     out = {}
     for i, text in enumerate(texts):
         mean = sums[i] / rollouts

@@ -33,7 +33,7 @@ from ..errors import CardlabError
 from ..game import State
 from ..games import bobs_hat, teds_game
 from ..games.tricks import PLAY, TrickTaking
-from ..solvekernel import Search
+from ..solvekernel import Search, add_fields
 
 GAMES = ("bobs-hat", "teds-game")
 BOBS_FIELD = 6  # bits per (seat, colour) count of cards taken: up to 20 cards of a colour
@@ -107,14 +107,35 @@ def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], in
     """The kernel's search for ``state``, or None when nothing left can change the score."""
     _check(state, seat)
     assert isinstance(state, TrickTaking)
+    search = _search(state, seat, bounded=True)
+    trick, left = state.trick[:], len(state.dealt_hands[state.leader]) - len(state.history)
+    if isinstance(state, bobs_hat.BobsHatState) and search.key_mask == 0 \
+            and not search.hat_matters:
+        return None, state.turn, trick, state.leader, left
+    return search, state.turn, trick, state.leader, left
+
+
+def playout_search(state: TrickTaking, seat: int) -> Search:
+    """The kernel's search for ``state`` (the play phase of a trick game), set for random
+    playouts from there (:meth:`~cardlab.solvekernel.Search.random_walk`): its summary
+    rules, no bounds. :func:`summary_taken` reads a Bob's Hat summary back.
+    """
+    _check(state, seat)
+    search = _search(state, seat, bounded=False)
+    search.set_start(state.trick[:], state.leader,
+                     len(state.dealt_hands[state.leader]) - len(state.history))
+    return search
+
+
+def _search(state: TrickTaking, seat: int, bounded: bool) -> Search:
+    """The search of ``state`` for ``seat``: the cards, the trump, the summary rules and the
+    leaf; with ``bounded``, the game's bounds for pruning too."""
     nsuits = len(state.deck.suits)
     suit_of = list(state.suit_of)
     suit_mask = [0] * nsuits
     for card, suit in enumerate(suit_of):
         suit_mask[suit] |= 1 << card
     hands = [sum(1 << card for suit in held for card in suit) for held in state.hands]
-    left = len(state.dealt_hands[state.leader]) - len(state.history)
-    trick = state.trick[:]
     n = state.nseats
     if isinstance(state, teds_game.TedsGameState):
         bid, size = state.bids[seat], state.size
@@ -125,28 +146,38 @@ def _prepare(state: State, seat: int) -> tuple[Search | None, int, list[int], in
         search = Search(n, seat, suit_of, suit_mask, state.trump, hands,
                         state.tricks_won[seat], 0, [int(s == seat) for s in range(n)],
                         [0] * len(suit_of), 0, -1, 0, 0, -1, ted_leaf)
-        # The score is bid against tricks: bound it by the tricks the seat can end with,
-        # from ``a`` to ``b`` (the kernel finds them), scored by the game.
-        lo = [[min(ted_leaf(t, 0) for t in range(a, max(a, b) + 1)) for b in range(size + 1)]
-              for a in range(size + 1)]
-        hi = [[max(ted_leaf(t, 0) for t in range(a, max(a, b) + 1)) for b in range(size + 1)]
-              for a in range(size + 1)]
-        search.set_bounds(lo, hi)
-        return search, state.turn, trick, state.leader, left
+        if bounded:
+            # The score is bid against tricks: bound it by the tricks the seat can end
+            # with, from ``a`` to ``b`` (the kernel finds them), scored by the game.
+            lo = [[min(ted_leaf(t, 0) for t in range(a, max(a, b) + 1))
+                   for b in range(size + 1)] for a in range(size + 1)]
+            hi = [[max(ted_leaf(t, 0) for t in range(a, max(a, b) + 1))
+                   for b in range(size + 1)] for a in range(size + 1)]
+            search.set_bounds(lo, hi)
+        return search
     assert isinstance(state, bobs_hat.BobsHatState)
     flags = state.bids[seat]
     key_mask = _bobs_key_mask(flags, n)
     hat_matters = int(flags != bobs_hat.NO_BID and state.hat_value != 0)
-    if key_mask == 0 and not hat_matters:
-        return None, state.turn, trick, state.leader, left
     field = 3 * BOBS_FIELD
     hat_mask = sum(1 << card for card, hat in enumerate(bobs_hat.IS_HAT) if hat)
     search = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, field, [0] * n,
                     [1 << (BOBS_FIELD * suit) for suit in suit_of], 1, key_mask, hat_mask,
                     hat_matters, state.hat_holder(), _bobs_leaf(state, seat))
-    most = [suit_mask[suit] for suit, bit in enumerate(bobs_hat.MOST) if flags & bit]
-    search.set_bound(_bobs_bound(state, seat, suit_mask, hat_mask), [*most, hat_mask])
-    return search, state.turn, trick, state.leader, left
+    if bounded:
+        most = [suit_mask[suit] for suit, bit in enumerate(bobs_hat.MOST) if flags & bit]
+        search.set_bound(_bobs_bound(state, seat, suit_mask, hat_mask), [*most, hat_mask])
+    return search
+
+
+def summary_taken(state: bobs_hat.BobsHatState) -> Callable[[int], list[list[int]]]:
+    """Bob's Hat: the cards taken per seat and colour at the end of a hand, from the search's
+    summary of the cards taken after ``state`` (``state``'s own tricks added)."""
+    base = state.taken()
+
+    def taken(summary: int) -> list[list[int]]:
+        return add_fields(base, summary, BOBS_FIELD)
+    return taken
 
 
 def _bobs_key_mask(flags: int, n: int) -> int:
@@ -168,18 +199,15 @@ def _bobs_key_mask(flags: int, n: int) -> int:
 def _bobs_leaf(state: bobs_hat.BobsHatState, seat: int) -> Callable[[int, int], int]:
     """The seat's hand score from the cards taken from now on (the summary) and whether it
     ends with the hat: the game's own ``score_hand``, plus the hand's penalties so far."""
-    base = state.taken()
+    taken_of = summary_taken(state)
     dealt = state.dealt_suits()
     bids = state.bids[:]
     size, hat_value = state.size, state.hat_value
     negative = bool(state.rules.options["negative_scoring"])
     carried = state.row[seat]
-    full = (1 << BOBS_FIELD) - 1
-    n = state.nseats
 
     def leaf(summary: int, holds_hat: int) -> int:
-        taken = [[base[s][c] + ((summary >> (BOBS_FIELD * (3 * s + c))) & full)
-                  for c in range(3)] for s in range(n)]
+        taken = taken_of(summary)
         # Another holder scores the hat for itself, not for this seat: -1 says the same.
         holder = seat if holds_hat else -1
         return carried + bobs_hat.score_hand(bids, taken, dealt, size, holder, hat_value,
@@ -292,4 +320,4 @@ def _constant(state: State, seat: int) -> int:
     return _bobs_leaf(state, seat)(0, 0)
 
 
-__all__ = ["solve", "value", "best_line"]
+__all__ = ["best_line", "playout_search", "solve", "summary_taken", "value"]

@@ -37,7 +37,7 @@ from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
 from ..games.teds_game import score as teds_score
 from ..games.tricks import SuitedDeck, TrickTaking
 from ..kernel import hands_by_suit
-from ..solvekernel import deal_direct, taken_counts
+from ..solvekernel import deal_direct, deal_reject, taken_counts
 from .sample import SeatView
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
@@ -100,44 +100,12 @@ class LayoutDrawer:
 
     def draw(self, rng: random.Random) -> list[list[int]]:
         """Each bucket's cards, uniformly among the layouts that break no void."""
-        rand = rng.random
-        cards = self.cards
-        n = len(cards)
-        counts = self.counts
-        suit_of = self.suit_of
-        for _ in range(self.tries if self.constrained else 1):
-            # A partial Fisher-Yates shuffle deals the void-showing hands first, so that a
-            # broken void is seen (and the deal dropped) as early as possible.
-            deck = cards[:]
-            out: list[list[int]] = [[] for _ in counts]
-            i = 0
-            ok = True
-            for bucket in self.order:
-                mask = self.masks[bucket]
-                part = out[bucket]
-                for _ in range(counts[bucket]):
-                    j = i + int(rand() * (n - i))
-                    card = deck[j]
-                    if mask >> suit_of[card] & 1:
-                        ok = False
-                        break
-                    deck[j] = deck[i]
-                    deck[i] = card
-                    part.append(card)
-                    i += 1
-                if not ok:
-                    break
-            if not ok:
-                continue
-            for bucket in self.free:
-                part = out[bucket]
-                for _ in range(counts[bucket]):
-                    j = i + int(rand() * (n - i))
-                    card = deck[j]
-                    deck[j] = deck[i]
-                    deck[i] = card
-                    part.append(card)
-                    i += 1
+        # A partial Fisher-Yates shuffle, kept when no void is broken (compiled): it deals
+        # the void-showing hands first, so that a broken void is seen (and the deal
+        # dropped) as early as possible.
+        out = deal_reject(self.cards, self.suit_of, self.order, self.masks, self.counts,
+                          self.free, rng.random, self.tries if self.constrained else 1)
+        if out is not None:
             return out
         # Rejection failed for a while: the voids rule out many deals. Each draw stays
         # uniform: a uniform proposal kept, or else an exact draw, gives every consistent
@@ -428,7 +396,8 @@ class TrickSampler:
             layout = self.drawer.draw(rng)
             state = self._fill(layout)
             if self.hat_hidden:
-                state.hat_value = self._hat(state, rng)  # type: ignore[attr-defined]
+                dealer = state.dealer  # type: ignore[attr-defined]
+                state.hat_value = self._hat(state.dealt_hands[dealer], rng)  # type: ignore[attr-defined]
             if not self.tail:
                 return state
             # the bot's bids first; when they never fit what the seat sees (the bot does not
@@ -450,19 +419,38 @@ class TrickSampler:
         state.dealt_hands = dealt
         return state
 
-    def _hat(self, state: TrickTaking, rng: random.Random) -> int:
-        """The hidden hat value: the bot's choice with the dealer's sampled cards, or +10 or
-        -10 at even chances."""
+    def _hat(self, dealt_cards: list[int], rng: random.Random) -> int:
+        """The hidden hat value: the bot's choice with the dealer's sampled cards (as dealt:
+        ``dealt_cards``), or +10 or -10 at even chances."""
         if self.hidden == "uniform":
             return 10 if rng.random() < 0.5 else -10
         from ..games.bobs_hat import HAT_PLUS
 
-        dealer = state.dealer  # type: ignore[attr-defined]
-        dealt = hands_by_suit([state.dealt_hands[dealer]], self.deck.suit_of,
-                              len(self.deck.suits))[0]
+        template = self.template
+        dealer = template.dealer  # type: ignore[attr-defined]
+        dealt = hands_by_suit([dealt_cards], self.deck.suit_of, len(self.deck.suits))[0]
         # the bot reads its own hand and the trump only: show it the hand as dealt
-        at_deal = SimpleNamespace(hands=[dealt] * state.nseats, trump=state.trump)
+        at_deal = SimpleNamespace(hands=[dealt] * template.nseats, trump=template.trump)
         return 10 if self._heuristic()._hat(at_deal, dealer) == HAT_PLUS else -10
+
+    # -- one sample's hidden cards only, for the random playouts on masks ------------------
+    def plays_on_masks(self) -> bool:
+        """True when a sample differs from the template by the other hands' cards (and a
+        hidden hat value) only: the view is in the play phase with no secret bid to draw.
+        Then :meth:`draw_hands` draws what :meth:`sample` would, from the same numbers."""
+        return not self.tail and self.template.phase == "play"
+
+    def draw_hands(self, rng: random.Random) -> tuple[list[list[int]], int]:
+        """The cards of each other seat (in the order of :attr:`others`) and the hat's value
+        (Bob's Hat; 0 in Ted's Game) of one sample, reading ``rng`` as :meth:`sample` does:
+        the same layout and value as its state, with no state made. Only when
+        :meth:`plays_on_masks`."""
+        layout = self.drawer.draw(rng)
+        hat = getattr(self.template, "hat_value", 0)
+        if self.hat_hidden:
+            dealer = self.template.dealer  # type: ignore[attr-defined]
+            hat = self._hat(self.played[dealer] + layout[self.others.index(dealer)], rng)
+        return layout, hat
 
     def _replay_tail(self, state: TrickTaking, rng: random.Random, uniform: bool) -> None:
         for actor, text in self.tail:
@@ -599,23 +587,32 @@ def bobs_hat_outcome(end: Any, seat: int, memo: dict[tuple[Any, ...], Any] | Non
            *end.bids, *chain.from_iterable(taken))
     known = memo.get(key) if memo is not None else None
     if known is None:
-        dealt = [0, 0, 0]
-        for row in taken:  # every card dealt has been taken
-            dealt[0] += row[0]
-            dealt[1] += row[1]
-            dealt[2] += row[2]
-        parts: list[dict[str, int]] = [{} for _ in taken]
-        scores = score_hand(end.bids, taken, dealt, end.size, holder, end.hat_value,
-                            options["negative_scoring"], parts)
-        out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
-               for word, points in parts[seat].items() if word != "hat"}
-        out["hat"] = 1.0 if holder == seat else 0.0
-        known = (scores[seat], out)
+        known = bobs_hat_scored(end.bids, taken, end.size, holder, end.hat_value,
+                                bool(options["negative_scoring"]), seat)
         if memo is not None:
             if len(memo) >= OUTCOMES_KEPT:
                 memo.clear()
             memo[key] = known
     return end.row[seat] + known[0], known[1]
+
+
+def bobs_hat_scored(bids: list[int], taken: list[list[int]], size: int, holder: int,
+                    hat_value: int, negative: bool, seat: int
+                    ) -> tuple[int, dict[str, float]]:
+    """The seat's points for the hand's bids and the hat (``score_hand``, every card dealt
+    taken) and its figures (``"made <bid>"``, ``"hat"``), from the cards taken per seat and
+    colour and the hat's holder (-1 or any other seat: the same for ``seat``)."""
+    dealt = [0, 0, 0]
+    for row in taken:  # every card dealt has been taken
+        dealt[0] += row[0]
+        dealt[1] += row[1]
+        dealt[2] += row[2]
+    parts: list[dict[str, int]] = [{} for _ in taken]
+    scores = score_hand(bids, taken, dealt, size, holder, hat_value, negative, parts)
+    out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
+           for word, points in parts[seat].items() if word != "hat"}
+    out["hat"] = 1.0 if holder == seat else 0.0
+    return scores[seat], out
 
 
 OUTCOMES_KEPT = 100_000  # outcomes a memo keeps at most (then it starts again from empty)
@@ -630,4 +627,5 @@ def teds_game_outcome(end: Any, seat: int) -> tuple[int, dict[str, float]]:
 
 
 __all__ = ["LayoutDrawer", "TrickSampler", "bobs_hat_figures", "bobs_hat_outcome",
-           "stopped_class", "teds_game_figures", "teds_game_outcome", "voids_shown"]
+           "bobs_hat_scored", "stopped_class", "teds_game_figures", "teds_game_outcome",
+           "voids_shown"]
