@@ -27,7 +27,10 @@ Only a bid change, a refusal and the texts go to the game's Python module.
 
 The runs share one process, alternating in slices of about half a second, for at least
 ``--seconds`` each (default 5), so that load from elsewhere hits them alike: compare the
-ratios of one run, not absolute figures across runs. OpenSpiel is a benchmark-only
+ratios of one run, not absolute figures across runs. Before that every side is warmed up
+alike, untimed: CPython 3.11 specializes a function's bytecode only once it has been called
+a few times, and a slice function is called once per slice, so without the warm-up every
+loop would run its generic bytecode for most of a short run. OpenSpiel is a benchmark-only
 dependency (``pip install open-spiel``, the ``bench`` extra). Run from the repository root:
 
     .venv/bin/python benchmarks/teds_vs_openspiel.py [--seconds 5]
@@ -50,6 +53,10 @@ from cardlab.games.teds_game import TedsGameState  # noqa: E402
 
 PLAYERS, TRICKS = 5, 10
 SLICE = 0.5  # seconds per turn of each side
+# CPython 3.11 specializes a function's bytecode once the function has been called a few
+# times (8), not while one call loops: each slice function is first called this many times
+# for WARM_SLICE seconds, untimed, so that every side is measured in its steady state.
+WARM_CALLS, WARM_SLICE = 10, 0.01
 
 
 def openspiel_slice(game, rng: random.Random, seconds: float, outcomes: bool) -> int:
@@ -174,16 +181,21 @@ def main() -> None:
     cl_mid = cardlab_mid_hand(start, random.Random(5))
     assert len(cl_mid.history) == TRICKS // 2 and not cl_mid.trick
     runs = {
-        "openspiel": lambda: openspiel_slice(game, rngs["openspiel"], SLICE, False),
-        "openspiel-outcomes": lambda: openspiel_slice(game, rngs["openspiel-outcomes"],
-                                                      SLICE, True),
-        "cardlab": lambda: cardlab_slice(start, rngs["cardlab"], SLICE, done["cardlab"], False),
-        "playout": lambda: cardlab_slice(start, rngs["playout"], SLICE, done["playout"], True),
-        "openspiel-clone": lambda: clone_slice(os_mid, SLICE),
-        "cardlab-clone": lambda: clone_slice(cl_mid, SLICE),
+        "openspiel": lambda t=SLICE: openspiel_slice(game, rngs["openspiel"], t, False),
+        "openspiel-outcomes": lambda t=SLICE: openspiel_slice(game, rngs["openspiel-outcomes"],
+                                                              t, True),
+        "cardlab": lambda t=SLICE: cardlab_slice(start, rngs["cardlab"], t, done["cardlab"],
+                                                 False),
+        "playout": lambda t=SLICE: cardlab_slice(start, rngs["playout"], t, done["playout"],
+                                                 True),
+        "openspiel-clone": lambda t=SLICE: clone_slice(os_mid, t),
+        "cardlab-clone": lambda t=SLICE: clone_slice(cl_mid, t),
     }
     spent = dict.fromkeys(runs, 0.0)
     done = dict.fromkeys(runs, 0)
+    for run in runs.values():  # warm up every side alike (see WARM_CALLS), untimed
+        for _ in range(WARM_CALLS):
+            run(WARM_SLICE)
     while min(spent.values()) < args.seconds:
         for key, run in runs.items():  # alternate, so load from elsewhere hits all alike
             t0 = time.perf_counter()

@@ -240,7 +240,8 @@ class TrickTable:
         """Give ``other`` this table: what a move changes is copied, the rest is shared.
 
         The dealt hands and the card tables are never changed after they are made, and the
-        history's tuples are immutable, so those are shared; hands, trick and counts are new.
+        history's tuples are immutable, so those are shared; hands (but for their empty suits,
+        which never grow), trick and counts are new.
         """
         copy_tricks(self, other)
 
@@ -273,57 +274,98 @@ def deal_into(table: TrickTable, stream: bytes, size: int, first: int, leader: i
         raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
     deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
     suit_of = table.suit_of
-    hands = table.hands
-    # The hands of the last hand are played out, and a state's hand lists are its own (a
-    # clone copies them): refill them rather than make new ones, when they are all empty.
-    fresh = len(hands) != nseats
-    for held in hands:
-        if len(held) != nsuits:
-            fresh = True
-        for cards in held:
-            if cards:
-                fresh = True
-    if fresh:
-        hands = []
-        seat: i64 = 0
-        while seat < nseats:
-            by_suit: list[list[int]] = []
+    tables, starts = _suit_tables(suit_of, nsuits)
+    hands: list[list[list[int]]] = []
+    cards_of: list[list[int]] = []
+    # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
+    one: i64 = dealt - dealt + 1
+    seat: i64 = 0
+    while seat < nseats:
+        # the seat's cards: places k, k + nseats, ... of the deck for seat first + k
+        i: i64 = seat - first if seat >= first else seat - first + nseats
+        by_suit: list[list[int]] = []
+        mine: list[int] = []
+        if not tables:  # no machine word holds a hand, or no tables: sort, then split
             k: i64 = 0
             while k < nsuits:
                 by_suit.append([])
                 k += 1
-            hands.append(by_suit)
-            seat += 1
-    cards_of: list[list[int]] = []
-    # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
-    one: i64 = dealt - dealt + 1
-    seat = 0
-    while seat < nseats:
-        # the seat's cards as the bits of one machine word (seat first + k takes places k,
-        # k + nseats, ...), read back lowest first: each suit's list grows ascending
-        i: i64 = seat - first if seat >= first else seat - first + nseats
-        by_suit = hands[seat]
-        if population > 63:  # no machine word holds a hand: sort it
-            for sorted_card in sorted([cast(int, deck[j]) for j in range(i, dealt, nseats)]):
-                by_suit[suit_of[sorted_card]].append(sorted_card)
-        mask: i64 = 0
-        while i < dealt and population <= 63:
-            card: i64 = cast(int, deck[i])
-            mask |= one << card
-            i += nseats
-        held_card: i64 = 0
-        while mask != 0:
-            if mask & 1:
-                by_suit[suit_of[held_card]].append(held_card)
-            mask >>= 1
-            held_card += 1
-        mine: list[int] = []
-        for cards in by_suit:
-            mine.extend(cards)
+            mine = sorted([cast(int, deck[j]) for j in range(i, dealt, nseats)])
+            for dealt_card in mine:
+                by_suit[suit_of[dealt_card]].append(dealt_card)
+        else:  # as the bits of one machine word, each suit's list read from its tables
+            mask: i64 = 0
+            while i < dealt:
+                card: i64 = cast(int, deck[i])
+                mask |= one << card
+                i += nseats
+            suit: i64 = 0
+            while suit < nsuits:
+                bits: i64 = mask >> starts[suit]
+                low = tables[2 * suit]
+                high = tables[2 * suit + 1]
+                by_suit.append(low[bits & (len(low) - 1)] +
+                               high[(bits >> CHUNK) & (len(high) - 1)])
+                suit += 1
+            for cards in by_suit:  # the suits in card order: the hand ascending
+                mine.extend(cards)
+        hands.append(by_suit)
         cards_of.append(mine)
         seat += 1
     _new_hand(table, hands, cards_of, -1, leader)
     return cast(int, deck[dealt]) if dealt < places else -1
+
+
+CHUNK: Final = 10  # ranks per table of a suit: 2**10 lists
+
+
+def suit_tables(suit_of: tuple[int, ...], nsuits: int
+                ) -> tuple[list[list[list[int]]], list[int]]:
+    """For a deck numbered suit by suit, ranks ascending, at most 63 cards and 2 * CHUNK
+    ranks a suit: per suit two tables (its low CHUNK ranks, then the rest), each the list of
+    the suit's cards for every pattern of held cards, and the suit's first card. Else empty.
+
+    A hand held as bits then makes each suit's list in one step: the lists of the two
+    patterns its bits show, joined.
+
+    >>> tables, starts = suit_tables((0, 0, 0, 1, 1), 2)
+    >>> starts, tables[0], tables[2]  # suit 0: cards 0-2; suit 1: cards 3-4
+    ([0, 3], [[], [0], [1], [0, 1], [2], [0, 2], [1, 2], [0, 1, 2]], [[], [3], [4], [3, 4]])
+    """
+    tables: list[list[list[int]]] = []
+    starts: list[int] = []
+    if len(suit_of) > 63:
+        return [], []
+    card = 0
+    for suit in range(nsuits):
+        start = card
+        while card < len(suit_of) and suit_of[card] == suit:
+            card += 1
+        ranks = card - start
+        if ranks > 2 * CHUNK:
+            return [], []
+        starts.append(start)
+        for first, width in ((start, min(ranks, CHUNK)), (start + CHUNK, max(ranks - CHUNK, 0))):
+            tables.append([[first + r for r in range(width) if pattern >> r & 1]
+                           for pattern in range(1 << width)])
+    if card != len(suit_of):  # a card out of suit order
+        return [], []
+    return tables, starts
+
+
+# suit_tables of the decks dealt so far, by the identity of their suit_of tuple (a deck's
+# tuple lives as long as the game module: each is made once)
+_TABLES: dict[int, tuple[tuple[int, ...], list[list[list[int]]], list[int]]] = {}
+
+
+def _suit_tables(suit_of: tuple[int, ...], nsuits: int
+                 ) -> tuple[list[list[list[int]]], list[int]]:
+    entry = _TABLES.get(id(suit_of))
+    if entry is None or entry[0] is not suit_of:
+        tables, starts = suit_tables(suit_of, nsuits)
+        entry = (suit_of, tables, starts)
+        _TABLES[id(suit_of)] = entry
+    return entry[1], entry[2]
 
 
 def _new_hand(table: TrickTable, hands: list[list[list[int]]], dealt: list[list[int]],
@@ -347,7 +389,9 @@ def _new_hand(table: TrickTable, hands: list[list[list[int]]], dealt: list[list[
 
 def copy_tricks(table: TrickTable, other: TrickTable) -> None:
     """:meth:`TrickTable.copy_table_into`, as a function (see :func:`deal_into`)."""
-    other.hands = [[cards[:] for cards in held] for held in table.hands]
+    # An empty suit is shared: no hand's list ever grows (a deal makes new ones), and a
+    # play only takes from a suit that holds cards.
+    other.hands = [[cards[:] if cards else cards for cards in held] for held in table.hands]
     other.suit_of = table.suit_of
     other.ncards = table.ncards
     other.nseats = table.nseats

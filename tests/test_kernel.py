@@ -231,6 +231,34 @@ def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size)
         assert results[0][3:] == (2, 2, -1, [], [], [0] * players)
 
 
+@pytest.mark.parametrize("suit_of", [
+    tuple(card // 20 for card in range(60)),  # Bob's Hat's deck: 3 suits of 20
+    tuple(card % 4 for card in range(52)),  # suits interleaved: no tables, sorted instead
+    tuple(card // 14 for card in range(70)),  # more cards than a machine word holds
+    tuple(min(card // 2, 1) for card in range(30)),  # 2 ranks, then 28: over 2 tables' worth
+])
+def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
+    # Each suit's list comes from the kernel's suit tables when the deck allows them, and
+    # from a sort otherwise: the same hands either way, and the same as the source.
+    class Table(kernel.TrickTable):
+        pass
+
+    nsuits = max(suit_of) + 1
+    rng = random.Random(len(suit_of))
+    for players, size in ((3, 5), (4, 7), (2, 1)):
+        stream = rng.randbytes(4 * (players * size + 1))
+        order = kernel.shuffle_prefix(stream, len(suit_of), players * size + 1)
+        expected = kernel.hands_by_suit(kernel.deal_rounds(order, players, size, 1), suit_of,
+                                        nsuits)
+        for module in (kernel, pure):
+            table = Table()
+            table.suit_of, table.ncards, table.nseats = suit_of, len(suit_of), players
+            assert module.deal_into(table, stream, size, 1, 0, nsuits) == order[-1]
+            assert table.hands == expected
+            assert table.dealt_hands == [sorted(c for suit in held for c in suit)
+                                         for held in expected]
+
+
 @pytest.mark.parametrize("game, options", [
     *(("teds-game", o) for o in
       cardlab.get_game("teds-game").rules_class.conformance_option_sets()),
