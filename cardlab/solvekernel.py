@@ -392,6 +392,15 @@ class Search:
         self.led = -1
         return val
 
+    def _close_trick(self) -> None:
+        """The current trick is full: score it and let its winner lead the next (the caller
+        then empties ``trick``, which the scoring reads)."""
+        self._score_trick()
+        self.trick_mask = 0
+        self.led = -1
+        self.tricks_left -= 1
+        self.leader = self.win_seat
+
     def _score_trick(self) -> None:
         winner = self.win_seat
         if self.count_cards:
@@ -460,12 +469,8 @@ class Search:
             trick_mask = self.trick_mask
             saved_summary = self.summary
             saved_hat = self.holder_is_seat
-            self._score_trick()
-            self.trick = []
-            self.trick_mask = 0
-            self.led = -1
-            self.tricks_left -= 1
-            self.leader = self.win_seat
+            self._close_trick()
+            self.trick = []  # the full trick is kept aside (``trick``) to come back to
             val = self._boundary(self.win_seat, alpha, beta)
             self.tricks_left += 1
             self.summary = saved_summary
@@ -530,13 +535,9 @@ class Search:
             if len(self.trick) < nseats:
                 turn = turn + 1 if turn + 1 < nseats else 0
             else:
-                self._score_trick()
+                self._close_trick()
                 self.trick.clear()
-                self.trick_mask = 0
-                self.led = -1
-                self.tricks_left -= 1
                 turn = self.win_seat
-                self.leader = turn
                 if self.tricks_left == 0:
                     break
             card = _kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
@@ -720,16 +721,7 @@ def deal_reject(cards: list[int], suit_of: tuple[int, ...], order: list[int],
         if not ok:
             continue
         for bucket in free:
-            part = out[bucket]
-            left = counts[bucket]
-            while left > 0:
-                j = i + int(rand() * (n - i))
-                card = deck[j]
-                deck[j] = deck[i]
-                deck[i] = card
-                part.append(card)
-                i += 1
-                left -= 1
+            i = _deal_part(deck, i, out[bucket], counts[bucket], rand)
         return out
     return None
 
@@ -750,30 +742,28 @@ def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list
     if k > n:
         return None
     out: list[list[int]] = [[] for _ in counts]
-    part = out[bucket]
-    i = 0
-    while i < k:
-        j = i + int(rand() * (n - i))
-        card = pool[j]
-        pool[j] = pool[i]
-        pool[i] = card
-        part.append(card)
-        i += 1
+    _deal_part(pool, 0, out[bucket], k, rand)
     rest = pool[k:] + barred
-    n = len(rest)
     i = 0
     for other in free:
-        part = out[other]
-        left = counts[other]
-        while left > 0:
-            j = i + int(rand() * (n - i))
-            card = rest[j]
-            rest[j] = rest[i]
-            rest[i] = card
-            part.append(card)
-            i += 1
-            left -= 1
+        i = _deal_part(rest, i, out[other], counts[other], rand)
     return out
+
+
+def _deal_part(deck: list[int], at: int, part: list[int], count: int,
+               rand: Callable[[], float]) -> int:
+    """Deal ``count`` cards of ``deck[at:]`` to ``part`` by partial Fisher-Yates steps (each
+    reads ``rand()`` once, the chosen card swapped to place ``at``); the next place."""
+    n = len(deck)
+    while count > 0:
+        j = at + int(rand() * (n - at))
+        card = deck[j]
+        deck[j] = deck[at]
+        deck[at] = card
+        part.append(card)
+        at += 1
+        count -= 1
+    return at
 
 
 def taken_counts(history: list[tuple[int, tuple[int, ...], int]], suit_of: tuple[int, ...],

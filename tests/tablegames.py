@@ -9,6 +9,7 @@ from typing import Any
 
 import cardlab
 from cardlab.bots import make_bot
+from cardlab.kernel import PLAY
 
 
 def table_mode_game(game: str, options: dict[str, Any], seed: int,
@@ -51,3 +52,10 @@ def after_a_renege(game: str, players: int, seeds: range) -> cardlab.Table:
             table.act(state.action_text(off[0]))
             return table
     raise AssertionError("no position to renege in")
+
+
+def bid_at_random(state: Any, rng: random.Random) -> None:
+    """A trick game's bids (and Bob's Hat's hat) made at random, up to the first card."""
+    while state.phase is not PLAY:
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.random() * len(legal))])

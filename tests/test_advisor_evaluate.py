@@ -8,7 +8,7 @@ import math
 import random
 
 import pytest
-from tablegames import after_a_renege
+from tablegames import after_a_renege, bid_at_random
 
 import cardlab
 from cardlab.advisor import Evaluation, evaluate
@@ -289,7 +289,7 @@ def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
     function) equals the engine's own end of hand: the sheet's row and the figures hook."""
     from cardlab.advisor.sample import figures_for, outcome_for
     from cardlab.advisor.tricks import stopped_class
-    from cardlab.kernel import PLAY, play_cards
+    from cardlab.kernel import play_cards
 
     figures, outcome = figures_for(game), outcome_for(game)
     checked = 0
@@ -297,9 +297,7 @@ def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
         for seed in range(12):
             state = cardlab.new_game(game, seed=seed, **options).state
             rng = random.Random(seed)
-            while state.phase is not PLAY:  # bids (and the hat) at random
-                legal = state.legal_actions()
-                state.apply(legal[int(rng.random() * len(legal))])
+            bid_at_random(state, rng)
             for _ in range(int(rng.random() * 3) * state.rules.players):  # some tricks
                 if len(state.history) + 1 >= len(state.dealt_hands[0]):
                     break  # the last trick is left to the playouts

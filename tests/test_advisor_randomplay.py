@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from tablegames import table_mode_game
+from tablegames import bid_at_random, table_mode_game
 
 import cardlab
 from cardlab import solvekernel
@@ -22,7 +22,7 @@ from cardlab.advisor.sample import figures_for, sampler_for, seat_view
 from cardlab.advisor.solver import BOBS_FIELD, playout_search, summary_taken
 from cardlab.advisor.tricks import TrickSampler, stopped_class
 from cardlab.bots import make_bot
-from cardlab.kernel import PLAY, play_cards
+from cardlab.kernel import play_cards
 
 evaluate_mod = importlib.import_module("cardlab.advisor.evaluate")
 randomplay = importlib.import_module("cardlab.advisor.randomplay")
@@ -208,9 +208,7 @@ def test_each_walk_plays_the_engines_cards(game):
         for seed in range(12):
             state = cardlab.new_game(game, seed=seed, **options).state
             rng = random.Random(seed)
-            while state.phase is not PLAY:  # bids (and the hat) at random
-                legal = state.legal_actions()
-                state.apply(legal[int(rng.random() * len(legal))])
+            bid_at_random(state, rng)
             for _ in range(int(rng.random() * 2.5 * state.nseats)):  # some cards
                 if len(state.history) + 1 >= len(state.dealt_hands[0]):
                     break

@@ -137,7 +137,7 @@ TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_
                  "clone_state")
 # Ted's Game's compiled TedsTable: its methods and the functions teds_game calls.
 TEDS_METHODS = ("deal_seeded", "apply", "_play_over", "copy_table_into")
-TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids")
+TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids", "hook_now")
 
 
 @pytest.mark.parametrize("game, options", [

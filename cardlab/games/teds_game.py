@@ -46,6 +46,7 @@ from .teds_table import (
     TedsTable,
     begin_bids,
     dealer_bids,
+    hook_now,
     max_start,
     score,
     take_bid,
@@ -325,23 +326,14 @@ class TedsGameState(TrickTaking, TedsTable):
         """The bid the hook forbids the dealer: live while the dealer is to bid, then the one
         it forbade; -1 before the dealer's turn or when the other bids exceed the tricks."""
         if self.phase == PHASE_BID and self.turn == self.dealer:
-            return self._hook_now()
+            return hook_now(self)
         return self.hook
-
-    def _hook_now(self) -> int:
-        """The bid the hook forbids the seat to bid now, or -1: only the dealer is hooked,
-        and only when the others' bids leave a number from 0 to the tricks."""
-        if self.turn != self.dealer:
-            return -1
-        forbidden = self.size - self.bid_total
-        return forbidden if forbidden >= 0 else -1
 
     def _legal_other(self) -> list[int]:
         if self.phase != PHASE_BID:
             return []
         bids = self.bid_actions
-        # the hook, as _hook_now says, inlined: this runs at every bid of every playout
-        forbidden = self.size - self.bid_total if self.turn == self.dealer else -1
+        forbidden = hook_now(self)
         if forbidden < 0:
             return bids[:]
         return bids[:forbidden] + bids[forbidden + 1:]
@@ -354,7 +346,7 @@ class TedsGameState(TrickTaking, TedsTable):
                 if take_bid(self, bid):
                     return
                 # a number of tricks the hand has, refused: only the hook refuses one
-                raise self.refuse(self._hook_reason(self._hook_now()), f"bid {bid}")
+                raise self.refuse(self._hook_reason(hook_now(self)), f"bid {bid}")
             if CHANGE <= action <= CHANGE + MAX_NUMBER:
                 self._change(action - CHANGE)
                 return
@@ -367,7 +359,7 @@ class TedsGameState(TrickTaking, TedsTable):
         result: the ``int(rand() * n)``-th of the ``n`` bids ``legal_actions`` lists.
         """
         while self.phase == PHASE_BID:
-            forbidden = self._hook_now()
+            forbidden = hook_now(self)
             bid = int(rand() * (self.size if forbidden >= 0 else self.size + 1))
             take_bid(self, bid + 1 if 0 <= forbidden <= bid else bid)
         super().random_playout(rand)

@@ -230,9 +230,7 @@ def take_bid(table: TedsTable, bid: int) -> bool:
         return False
     seat = table.turn
     if seat == table.dealer:
-        forbidden = size - table.bid_total
-        if forbidden < 0:
-            forbidden = -1
+        forbidden = hook_now(table)
         if bid == forbidden:
             return False
         table.hook = forbidden
@@ -253,10 +251,19 @@ def take_bid(table: TedsTable, bid: int) -> bool:
     return True
 
 
+def hook_now(table: TedsTable) -> int:
+    """The bid the hook forbids the seat to act now, or -1: only the dealer is hooked, and
+    only when the others' bids leave a number from 0 to the tricks."""
+    if table.turn != table.dealer:
+        return -1
+    forbidden = table.size - table.bid_total
+    return forbidden if forbidden >= 0 else -1
+
+
 def dealer_bids(table: TedsTable) -> list[int]:
     """The dealer's legal bids now (the hook), as a list never changed."""
     size = table.size
-    forbidden = size - table.bid_total
+    forbidden = hook_now(table)
     if forbidden < 0:
         return BID_ACTIONS[size]
     if size < len(HOOKED_BIDS):
