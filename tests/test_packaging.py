@@ -172,3 +172,16 @@ def test_python_floor_matches(pyproject: dict, environment) -> None:
     assert pyproject["project"]["requires-python"] == ">=3.10"
     pythons = [d.replace(" ", "") for d in conda if normalise(d) == "python"]
     assert pythons == ["python>=3.10"]
+
+
+def test_every_test_has_a_time_bound(pytestconfig: pytest.Config) -> None:
+    # pytest-timeout reads the bound from pyproject.toml; without the plugin the ini key is
+    # unknown and getini raises, so a lost plugin or bound fails here, not as a hung CI run.
+    assert pytestconfig.pluginmanager.hasplugin("timeout")
+    assert 0 < float(pytestconfig.getini("timeout")) <= 600
+
+
+def test_ci_bounds_the_whole_run() -> None:
+    # The whole suite runs under `timeout`, inside CI's 90 minutes, so a hang ends the run red.
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "timeout --kill-after" in ci and "make test" in ci
