@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .game import State
@@ -104,6 +104,30 @@ def visible_note(state: State, note: Any, seat: int | None) -> Any:
     return note
 
 
+def visible_eval(record: Mapping[str, Any], actor: str, seat: str | None) -> bool:
+    """May the view of ``seat`` (a seat's name; None: everyone's) show the eval record
+    (``cardlab analyse``) of a decision made by ``actor``, or anything computed from it?
+
+    Everyone's view shows every record. A seat's view shows only its own decisions' records,
+    since another seat's values name the cards in its hand, and no ``exact`` one: that was
+    solved with every hand open, so its values, best action, loss and mark tell what the
+    others hold. Every surface asks this: the values on the table, the ``?``/``??`` marks
+    and the lines of ``cardlab show``, the costly decisions, the chart and the luck table
+    (:func:`cardlab.advisor.report.decisions` with ``seat_view``), the quiz.
+
+    >>> sampled = {"seat": "Ann", "rollouts": 200, "seed": 0, "bot": "heuristic",
+    ...            "values": {"play red3": [2.5, 0.25], "play blue14": [-1.0, 0.5]}}
+    >>> opened = dict(sampled, exact=True)
+    >>> visible_eval(sampled, "Ann", "Ann"), visible_eval(sampled, "Ann", "Bo")
+    (True, False)
+    >>> visible_eval(opened, "Ann", "Ann"), visible_eval(opened, "Ann", None)
+    (False, True)
+    """
+    if seat is None:
+        return True
+    return record.get("seat") == actor == seat and not record.get("exact")
+
+
 def visible_variations(state: State, variations: Sequence[Sequence[tuple[int, str]]],
                        seat: int | None) -> list[list[str]]:
     """The alternative lines stored at the step after ``state``, as ``seat`` may see them.
@@ -130,4 +154,4 @@ def visible_variations(state: State, variations: Sequence[Sequence[tuple[int, st
 
 
 __all__ = ["HIDDEN_CARD", "HiddenInfo", "hidden_from", "seat_position", "visible_action",
-           "visible_note", "visible_variations"]
+           "visible_eval", "visible_note", "visible_variations"]

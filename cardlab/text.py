@@ -19,7 +19,7 @@ from typing import Any
 from .cursor import walk
 from .game import State
 from .replay import Action, Note, Replay
-from .seatview import seat_position, visible_action, visible_note
+from .seatview import seat_position, visible_action, visible_eval, visible_note
 
 
 def _note(note: Note | None, lang: str) -> str | None:
@@ -99,7 +99,8 @@ def render(replay: Replay, seat: int | None = None, lang: str = "en",
 
     An analysed replay (``cardlab analyse``) marks a decision that lost expected points with
     ``?`` or ``??`` (docs/advisor.md gives the thresholds), followed by a line saying what it
-    lost and what was best; a seat's view marks only that seat's own decisions.
+    lost and what was best; a seat's view marks only that seat's own decisions, and none
+    whose record is ``exact`` (solved with every hand open: :func:`cardlab.seatview.visible_eval`).
     """
     return "\n".join(line for _, lines in render_steps(replay, seat, lang, notes)
                      for line in lines)
@@ -151,8 +152,9 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
             actor = seat_number[action.seat]
             shown = visible_action(state, actor, action.act, seat)
             mark = ""
-            # in a seat's view only its own decisions: another's values name its cards
-            if action.eval is not None and (seat is None or seat == actor):
+            # in a seat's view only its own decisions, none solved with every hand open
+            if action.eval is not None and visible_eval(
+                    action.eval, action.seat, None if seat is None else seats[seat]):
                 mark, comment = _marked(replay, hand_index, index - 1, action, low_score_wins)
                 if mark:
                     comments.append(comment)

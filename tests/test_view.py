@@ -670,7 +670,7 @@ def test_the_eval_check_catches_a_leak(analysed, monkeypatch):
     """Were a seat's movie to hold the others' values, the check above would say so."""
     import cardlab.view.movie as movie_module
 
-    monkeypatch.setattr(movie_module, "visible_to", lambda record, actor, seat: True)
+    monkeypatch.setattr(movie_module, "visible_eval", lambda record, actor, seat: True)
     with pytest.raises(AssertionError, match="Brad"):
         _check_seat_evals(analysed, BRAD)
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import OptionError, brief
 from ..replay import Action, Replay
+from ..seatview import visible_eval
 
 # A decision is marked when it lost at least this many expected points (of the seat's hand
 # score) against the best action, and more than NOISE standard errors of that difference:
@@ -118,9 +119,15 @@ def played_text(replay: Replay, hand: int, index: int, action: Action) -> str:
     return state.action_text(state.parse_action(action.act))
 
 
-def decisions(replay: Replay, seat: int | str | None = None) -> list[Decision]:
+def decisions(replay: Replay, seat: int | str | None = None,
+              seat_view: bool = False) -> list[Decision]:
     """Every evaluated decision of the main line, hand by hand, in order (``seat``: of that
     seat only, a number from 0 or a name).
+
+    ``seat_view=True``: only those that ``seat``'s own view may show
+    (:func:`cardlab.seatview.visible_eval`), so none whose record is ``exact``, solved with
+    every hand open; what is computed from the list (the costly decisions, the chart,
+    :func:`luck`) then holds nothing of those either.
 
     >>> import cardlab
     >>> from cardlab.analyse import analyse
@@ -133,6 +140,7 @@ def decisions(replay: Replay, seat: int | str | None = None) -> list[Decision]:
     (1, 0, True, True)
     """
     wanted = _seat_number(replay, seat)
+    viewer = None if wanted is None or not seat_view else replay.seats[wanted]
     low = replay.rules.low_score_wins
     out: list[Decision] = []
     for h, hand in enumerate(replay.hands, 1):
@@ -141,7 +149,8 @@ def decisions(replay: Replay, seat: int | str | None = None) -> list[Decision]:
             if record is None:
                 continue
             who = replay.seat_index(record["seat"])
-            if wanted is not None and who != wanted:
+            if (wanted is not None and who != wanted) or \
+                    not visible_eval(record, action.seat, viewer):
                 continue
             played = played_text(replay, h, index, action)
             values = {text: (float(pair[0]), float(pair[1]))
@@ -170,9 +179,11 @@ class HandLuck:
     decisions: int = 0  # how many evaluated decisions the skill sums
 
 
-def luck(replay: Replay, seat: int | str | None = None) -> list[HandLuck]:
+def luck(replay: Replay, seat: int | str | None = None,
+         seat_view: bool = False) -> list[HandLuck]:
     """Luck against skill, per finished hand and seat with at least one evaluated decision
-    (``seat``: that seat only).
+    (``seat``: that seat only; ``seat_view``: from the decisions that seat's view may show,
+    as :func:`decisions`, so no ``exact`` record counts in the expectation or the skill).
 
     ``expected`` is what the seat could expect at its first evaluated decision of the hand,
     knowing its own cards (the best action's value: so the deal of the seat's own cards is
@@ -193,7 +204,7 @@ def luck(replay: Replay, seat: int | str | None = None) -> list[HandLuck]:
     sign = -1.0 if replay.rules.low_score_wins else 1.0
     firsts: dict[tuple[int, int], Decision] = {}
     losses: dict[tuple[int, int], list[float]] = {}
-    for decision in decisions(replay, seat):
+    for decision in decisions(replay, seat, seat_view):
         key = (decision.hand, decision.seat)
         firsts.setdefault(key, decision)
         losses.setdefault(key, []).append(decision.loss)

@@ -31,6 +31,7 @@ from ..cursor import Cursor
 from ..errors import CardlabError
 from ..frames import require
 from ..replay import Replay, index_of_hand
+from ..seatview import visible_eval
 from ..view.movie import seat_index
 from ..view.texts import pretty
 from .exercises import HERE, anywidget, table, traitlets
@@ -182,7 +183,7 @@ class Quiz:
         low = bool(self.replay.rules.low_score_wins)
         if not self.advisor:
             return {}, "", low
-        if record is not None and not record.get("exact") and record.get("seat") == self.name:
+        if record is not None and visible_eval(record, self.name, self.name):
             values = {t: [float(v[0]), float(v[1])] for t, v in record["values"].items()}
             return values, (f"the replay's analysis: {record.get('rollouts')} sampled deals, "
                             f"played out by the {record.get('bot')} bot"), low

@@ -9,8 +9,9 @@ the front-end needs to draw them: the actions as people read them, which is best
 
 What a seat may see: in a seat's view only that seat's own decisions appear (another seat's
 values name the cards in its hand), and not an ``exact`` record, which was solved with every
-hand open. A decision's values belong to the step where it is made; what was played shows
-from the next step, and a hand's luck once the hand is over.
+hand open (:func:`cardlab.seatview.visible_eval` decides, for the values, the costly
+decisions and the luck alike). A decision's values belong to the step where it is made;
+what was played shows from the next step, and a hand's luck once the hand is over.
 
 >>> entry = eval_entry("bobs-hat", ["Ann", "Bo"], 0, {"seat": "Ann", "rollouts": 200,
 ...     "seed": 0, "bot": "heuristic", "values": {"play red3": [2.5, 0.25],
@@ -46,13 +47,6 @@ def number(value: float, digits: int = 1) -> str:
     if float(text) == 0:
         return f"{0:.{digits}f}"
     return text.replace("-", MINUS)
-
-
-def visible_to(record: dict[str, Any], actor: str, seat: str | None) -> bool:
-    """May the view of ``seat`` (None: everyone) hold this record of ``actor``'s decision?"""
-    if seat is None:
-        return True
-    return record.get("seat") == actor == seat and not record.get("exact")
 
 
 def source_text(record: dict[str, Any], actor: str, low: bool = False) -> str:
@@ -104,8 +98,8 @@ def eval_entry(game: str, seats: Sequence[str], actor: int, record: dict[str, An
 def decisions_data(replay: Any, starts: dict[int, int], top: int,
                    seat: int | None) -> dict[str, Any]:
     """The costly decisions and the luck of the main line from :mod:`cardlab.advisor.report`
-    (``seat``: that seat's alone), placed at their steps: ``starts`` maps a hand (from 1) to
-    the step of its deal on the main line, ``top`` is its last step.
+    (``seat``: what that seat's view may show of its own), placed at their steps: ``starts``
+    maps a hand (from 1) to the step of its deal on the main line, ``top`` is its last step.
 
     ``dec``: one entry per evaluated decision, ``s`` the step where it is made (what was
     played shows from ``s + 1``); ``luck``: one entry per seat and hand, ``s`` the hand's last
@@ -114,7 +108,7 @@ def decisions_data(replay: Any, starts: dict[int, int], top: int,
 
     game = replay.game
     dec = []
-    for d in report.decisions(replay, seat):
+    for d in report.decisions(replay, seat, seat_view=True):
         if d.hand not in starts:
             continue
         step = starts[d.hand] + d.index
@@ -128,7 +122,7 @@ def decisions_data(replay: Any, starts: dict[int, int], top: int,
                     "l": d.loss, "m": d.mark, "e": d.exact, "t": text})
     ends = sorted(starts.values())
     luck = []
-    for row in report.luck(replay, seat):
+    for row in report.luck(replay, seat, seat_view=True):
         if row.hand not in starts:
             continue
         later = [s for s in ends if s > starts[row.hand]]
@@ -144,4 +138,4 @@ def _word(game: str) -> str:
     return "game" if game == "whot" else "hand"
 
 
-__all__ = ["decisions_data", "eval_entry", "number", "source_text", "visible_to"]
+__all__ = ["decisions_data", "eval_entry", "number", "source_text"]

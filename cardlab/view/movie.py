@@ -38,8 +38,14 @@ from ..errors import CardlabError
 from ..frames import note_languages
 from ..game import State
 from ..replay import Action, LinePath, Replay
-from ..seatview import seat_positions, visible_action, visible_note, visible_variations
-from .analysis import decisions_data, eval_entry, visible_to
+from ..seatview import (
+    seat_positions,
+    visible_action,
+    visible_eval,
+    visible_note,
+    visible_variations,
+)
+from .analysis import decisions_data, eval_entry
 from .texts import (
     BADGES,
     RING,
@@ -222,14 +228,14 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
 
 def _add_eval(ctx: Context, action: Action, step: int, views: list[_View]) -> None:
     """The values of the decision made at ``step`` (an analysed action's ``eval`` record),
-    in the views that may hold them (:func:`analysis.visible_to`)."""
+    in the views that may hold them (:func:`cardlab.seatview.visible_eval`)."""
     record = getattr(action, "eval", None)  # present on analysed replays only
     if not record:
         return
     entry = None
     for view in views:
         name = None if view.seat is None else ctx.seats[view.seat]
-        if visible_to(record, action.seat, name):
+        if visible_eval(record, action.seat, name):
             entry = entry or eval_entry(ctx.game, ctx.seats, ctx.seats.index(action.seat),
                                         record, ctx.low_wins)
             view.evals[str(step)] = entry
