@@ -318,6 +318,8 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 # A JSON string or one bracket: the pre-scan of a deep file (strings may hold brackets).
 _STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 _END: Any = object()
+_SPACES = (" ", "\t", "\n", "\r")  # JSON's white space (not "": a tuple, not a string)
+_OPENERS = ("[", "{")
 _TRAILING_COMMA = sys.version_info >= (3, 13)  # its own message for "[1,]" since 3.13
 
 
@@ -343,12 +345,13 @@ def _decode(text: str, decoder: json.JSONDecoder, max_nesting: int,
             return decoder.decode(text)
         except RecursionError:
             pass  # nested deeper than the C parser goes here: parse the deep parts below
-    return _decode_deep(text, decoder, _deep_parts(text), max_nesting, too_deep)
+    return _decode_deep(text, decoder, _deep_parts(text, max_nesting), max_nesting, too_deep)
 
 
-def _deep_parts(text: str) -> set[int]:
+def _deep_parts(text: str, max_nesting: int | None = None) -> set[int]:
     """The offsets of the arrays and objects of ``text`` that hold more than
-    :data:`SHALLOW` levels (one that is never closed counts as deep)."""
+    :data:`SHALLOW` levels (one that is never closed counts as deep). The scan stops where
+    the nesting passes ``max_nesting``: parsing stops there too, or earlier."""
     deep: set[int] = set()
     opened: list[int] = []  # offsets of the open arrays and objects
     below: list[int] = []  # for each open one: the most levels a closed child holds
@@ -357,9 +360,11 @@ def _deep_parts(text: str) -> set[int]:
         char = text[at]
         if char == '"':
             continue
-        if char in "[{":
+        if char in _OPENERS:
             opened.append(at)
             below.append(0)
+            if max_nesting is not None and len(opened) > max_nesting:
+                break
         elif opened:
             levels = below.pop() + 1
             start = opened.pop()
@@ -380,42 +385,44 @@ def _decode_deep(text: str, decoder: json.JSONDecoder, deep: set[int], max_nesti
     scan_once, strict = decoder.scan_once, decoder.strict  # type: ignore[attr-defined]
     pairs_hook = decoder.object_pairs_hook
     assert pairs_hook is not None
+    scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+    blank = _WHITESPACE.match
+    spaces = _SPACES
     error = json.JSONDecodeError
-    # the open containers: [list of items, or list of (key, value) pairs; key or None]
-    stack: list[tuple[list[Any], bool]] = []
-    keys: list[str] = []
+    stack: list[tuple[list[Any], bool]] = []  # the open containers: (items, is an object)
+    keys: list[str] = []  # the key of each open object's value being read
     at = _skip(text, 0)
     while True:
-        # -- a value starts at ``at``
+        # -- a value starts at ``at``; a key (of an open object) starts at ``at`` when ``key``
         char = text[at:at + 1]
         value: Any = _END
-        if char in ("[", "{") and at in deep:
+        if char in _OPENERS and at in deep:
             if len(stack) >= max_nesting:
                 raise too_deep()
-            at = _skip(text, at + 1)
+            at += 1
+            if text[at:at + 1] in spaces:
+                at = blank(text, at).end()  # type: ignore[union-attr]
+            nxt = text[at:at + 1]
             if char == "[":
-                if text[at:at + 1] == "]":
-                    value, at = [], at + 1
-                else:
+                if nxt != "]":
                     stack.append(([], False))
                     continue
+                value, at = [], at + 1
+            elif nxt == "}":
+                value, at = pairs_hook([]), at + 1
+            elif nxt != '"':
+                raise error("Expecting property name enclosed in double quotes", text, at)
             else:
-                nxt = text[at:at + 1]
-                if nxt == "}":
-                    value, at = pairs_hook([]), at + 1
-                elif nxt != '"':
-                    raise error("Expecting property name enclosed in double quotes", text, at)
-                else:
-                    stack.append(([], True))
-                    at = _key(text, at, strict, keys)
-                    continue
+                stack.append(([], True))
+                at = _key(text, at, strict, keys, scan_string)
+                continue
         else:
             try:
                 value, at = scan_once(text, at)
             except StopIteration as err:
                 raise error("Expecting value", text, err.value) from None
             except RecursionError:
-                if char not in ("[", "{"):
+                if char not in _OPENERS:
                     raise
                 deep.add(at)  # deeper than the C scanner goes here after all
                 continue
@@ -428,7 +435,8 @@ def _decode_deep(text: str, decoder: json.JSONDecoder, deep: set[int], max_nesti
                 return value
             items, is_object = stack[-1]
             items.append((keys.pop(), value) if is_object else value)
-            at = _skip(text, at)
+            if text[at:at + 1] in spaces:
+                at = blank(text, at).end()  # type: ignore[union-attr]
             char = text[at:at + 1]
             at += 1
             if char == ("}" if is_object else "]"):
@@ -437,7 +445,9 @@ def _decode_deep(text: str, decoder: json.JSONDecoder, deep: set[int], max_nesti
                 continue
             if char != ",":
                 raise error("Expecting ',' delimiter", text, at - 1)
-            comma, at = at - 1, _skip(text, at)
+            comma = at - 1
+            if text[at:at + 1] in spaces:
+                at = blank(text, at).end()  # type: ignore[union-attr]
             if _TRAILING_COMMA and text[at:at + 1] == ("}" if is_object else "]"):
                 raise error("Illegal trailing comma before end of "
                             + ("object" if is_object else "array"), text, comma)
@@ -445,20 +455,24 @@ def _decode_deep(text: str, decoder: json.JSONDecoder, deep: set[int], max_nesti
                 if text[at:at + 1] != '"':
                     raise error("Expecting property name enclosed in double quotes", text,
                                 at)
-                at = _key(text, at, strict, keys)
+                at = _key(text, at, strict, keys, scan_string)
             break
 
 
-def _key(text: str, at: int, strict: bool, keys: list[str]) -> int:
+def _key(text: str, at: int, strict: bool, keys: list[str],
+         scan_string: Callable[[str, int, bool], tuple[str, int]]) -> int:
     """Read the key at ``at`` (its opening quote) and its colon onto ``keys``; the offset of
     the value after it."""
-    key, at = json.decoder.scanstring(text, at + 1, strict)  # type: ignore[attr-defined]
+    key, at = scan_string(text, at + 1, strict)
     keys.append(key)
     if text[at:at + 1] != ":":
         at = _skip(text, at)
         if text[at:at + 1] != ":":
             raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
-    return _skip(text, at + 1)
+    at += 1
+    if text[at:at + 1] in _SPACES:
+        at = _skip(text, at)
+    return at
 
 
 def encoder(*, ensure_ascii: bool = True, separators: tuple[str, str] = (", ", ": ")
