@@ -36,6 +36,7 @@ from cardlab.explore import line_state
 from cardlab.limits import DEFAULT_LIMITS, NESTING_CEILING
 from cardlab.replay import Action, Replay
 from cardlab.view.movie import build_movie
+from cardlab.view.page import page_html
 
 ROOT = Path(__file__).resolve().parents[1]
 MARK = "\x00fuzz-node-"  # json.dumps writes this as "\u0000fuzz-node-<n>"
@@ -313,10 +314,21 @@ def corpus() -> tuple[Base, ...]:
     table = cardlab.new_game("bobs-hat", players=3, seed=97, hands=1)
     table.play(_bots("bobs-hat", 97, 3))
     out.append(_base("bobs-hat analysed", analyse(table.replay, rollouts=2, progress=False)))
-    depth = DEFAULT_LIMITS.max_variation_depth
-    out.append(_base(f"bobs-hat with a chain of {depth} variations (the limit)",
-                     _hat_chain(depth)))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def chain_base() -> Base:
+    """A chain of variations exactly ``max_variation_depth`` deep, for the depth mutations
+    alone (each of its views walks a thousand lines: the other mutations use the corpus)."""
+    depth = DEFAULT_LIMITS.max_variation_depth
+    return _base(f"bobs-hat with a chain of {depth} variations (the limit)", _hat_chain(depth))
+
+
+@functools.cache
+def branched_bases() -> tuple[int, ...]:
+    """The corpus's bases with variations."""
+    return tuple(i for i, base in enumerate(corpus()) if deepest_variation(base.data))
 
 
 @functools.cache
@@ -743,15 +755,30 @@ class Input:
                    if self.from_file else f"cardlab.loads(data{flag})\n"))
 
 
-def make_input(ch: Chooser) -> Input:
+def make_input(ch: Chooser, only: Sequence[int] | None = None) -> Input:
     """A mutated file: structure (1 to 3 changes), bytes, or both; or the numbers of eval
-    records, or the depth of a chain of variations."""
+    records, or the depth of a chain of variations. ``only``: the corpus's bases to use."""
     bases = corpus()
-    index = ch.below(len(bases))
-    kind = ch.below(12)
-    if kind == 10:  # eval records
-        index = pick(ch, analysed_bases())
+    choices = range(len(bases)) if only is None else only
+    index = choices[ch.below(len(choices))]
     base = bases[index]
+    kind = ch.below(12)
+    if kind == 10:  # eval records, of a base that has them
+        analysed = [i for i in analysed_bases() if i in choices]
+        if analysed:
+            index = pick(ch, analysed)
+            base = bases[index]
+        else:
+            kind = 0
+    if kind == 11:  # a chain made deeper or shallower: the chain at the limit, or another
+        branched = [i for i in branched_bases() if i in choices]
+        if only is None and ch.below(3) == 0:
+            base = chain_base()
+        elif branched:
+            index = pick(ch, branched)
+            base = bases[index]
+        else:
+            kind = 0
     what = [base.name]
     text = base.text
     if kind >= 10:
@@ -866,22 +893,29 @@ _PAGE_JSON = re.compile(r'<script type="application/json" id="cardlab-movie">(.*
 
 def check_views(replay: Replay) -> None:
     """Everything a loaded replay is for must complete, for everyone's view and the first
-    seat's: ``show`` (:func:`cardlab.text.render`), the page (``to_html``) and the movie
-    (``build_movie``); and what reaches the page or the widget is standard JSON (no NaN, no
-    Infinity). Any other exception propagates, to be reported with its type."""
+    seat's: ``show`` (:func:`cardlab.text.render`), the movie (``build_movie``) and the page
+    (``to_html``); and the page's JSON is standard JSON (no NaN, no Infinity). Any other
+    exception propagates, to be reported with its type.
+
+    Everyone's page is made from everyone's movie just built (as the widget makes it:
+    ``to_html()`` would build every seat's view too, three times the work); the seat's page
+    is ``to_html(seat=...)``, which builds that seat's movie as ``build_movie(seat=...)``.
+    """
     seat = replay.seats[0]
     for view in (None, 0):
         cardlab.text.render(replay, seat=view)
-    for movie in (build_movie(replay, all_views=False), build_movie(replay, seat=seat)):
-        try:
-            strictjson.dumps(movie)
-        except ValueError as err:
-            raise AcceptedButBroken(f"its movie is not standard JSON: {err}") from err
-    for page in (replay.to_html(), replay.to_html(seat=seat)):
+    everyone = build_movie(replay, all_views=False)
+    for page in (page_html(replay, views=everyone["views"]), replay.to_html(seat=seat)):
         found = _PAGE_JSON.search(page)
         if found is None:
             raise AcceptedButBroken("its page holds no movie")
         try:
+            json.loads(found.group(1), parse_constant=_not_json)
+        except RecursionError:  # deeper than json goes: cardlab's own parser
             strictjson.parse(found.group(1), max_nesting=NESTING_CEILING)
-        except cardlab.CardlabError as err:
+        except ValueError as err:
             raise AcceptedButBroken(f"its page's JSON is not standard JSON: {err}") from err
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
