@@ -254,7 +254,7 @@ def _chain(replay: Replay, depth: int, seed: int) -> None:
         index += 1
 
 
-def _hat_chain(depth: int) -> Replay:
+def hat_chain(depth: int) -> Replay:
     """A hand of Bob's Hat whose first action has a variation, which has one, ... ``depth``
     deep: the dealer's hat, +10 and -10 by turns."""
     table = cardlab.new_game("bobs-hat", players=3, seed=7, hands=1)
@@ -322,7 +322,7 @@ def chain_base() -> Base:
     """A chain of variations exactly ``max_variation_depth`` deep, for the depth mutations
     alone (each of its views walks a thousand lines: the other mutations use the corpus)."""
     depth = DEFAULT_LIMITS.max_variation_depth
-    return _base(f"bobs-hat with a chain of {depth} variations (the limit)", _hat_chain(depth))
+    return _base(f"bobs-hat with a chain of {depth} variations (the limit)", hat_chain(depth))
 
 
 @functools.cache

@@ -14,14 +14,13 @@ import sys
 from typing import Any
 
 import pytest
+from fuzzing import hat_chain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardlab
 from cardlab import strictjson
-from cardlab.bots import make_bot
 from cardlab.limits import DEFAULT_LIMITS, NESTING_CEILING, Limits
-from cardlab.replay import Action
 
 
 @pytest.fixture
@@ -37,25 +36,10 @@ def recursion_limit_is_never_set(monkeypatch):
     assert sys.getrecursionlimit() == before
 
 
-def variation_chain(depth: int) -> cardlab.Replay:
-    """A hand of Bob's Hat whose first action has a variation, which has one, ... ``depth``
-    deep (the dealer's hat: +10 and -10 alternate)."""
-    table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=1)
-    table.play([make_bot("random", "bobs-hat", seed=s) for s in range(3)])
-    replay = table.replay
-    node = replay.hands[0].actions[0]
-    for level in range(depth):
-        other = "hat -10" if node.act == "hat +10" else "hat +10"
-        twin = Action(node.seat, other, note=f"level {level + 1}")
-        node.variations.append([twin])
-        node = twin
-    return replay
-
-
 def test_a_chain_of_variations_at_the_depth_limit_loads_and_saves(
         tmp_path, recursion_limit_is_never_set):
     depth = DEFAULT_LIMITS.max_variation_depth
-    replay = variation_chain(depth)
+    replay = hat_chain(depth)
     path = tmp_path / "deep.json"
     replay.save(path)  # nested 3 levels per variation: deeper than the C encoder goes
     text = path.read_text(encoding="utf-8")
@@ -63,15 +47,15 @@ def test_a_chain_of_variations_at_the_depth_limit_loads_and_saves(
     again = cardlab.load(path)
     assert again.to_json() == text
     assert again.variation_paths(1)[-1] == ((0, 0),) * depth
-    assert again.line(1, ((0, 0),) * depth)[0].note == f"level {depth}"
+    assert again.line(1, ((0, 0),) * 995)[0].note == {"en": "level 995"}
     with pytest.raises(cardlab.LimitError, match="max_variation_depth"):
-        cardlab.loads(variation_chain(depth + 1).to_json())
+        cardlab.loads(hat_chain(depth + 1).to_json())
 
 
 @pytest.mark.parametrize("nesting", [DEFAULT_LIMITS.max_nesting, NESTING_CEILING])
 def test_json_at_the_nesting_limit_loads_and_saves(nesting, tmp_path,
                                                   recursion_limit_is_never_set):
-    base = variation_chain(1).to_json()
+    base = hat_chain(1).to_json()
     meta = '{"deep": ' + "[" * (nesting - 2) + '"x"' + "]" * (nesting - 2) + "}"
     text = base.replace('"hands": [', f'"meta": {meta}, "hands": [', 1)
     limits = Limits(max_nesting=nesting)
@@ -171,7 +155,7 @@ def test_with_a_raised_recursion_limit_deep_text_skips_the_c_path(monkeypatch):
     """Past C_SAFE_RECURSION_LIMIT the C code could run out of stack before Python stops it
     (3.10, 3.11): then text that may nest deep is parsed level by level, to the same data."""
     monkeypatch.setattr(strictjson, "_c_is_safe", lambda: False)
-    replay = variation_chain(50)
+    replay = hat_chain(50)
     text = replay.to_json()
     assert cardlab.loads(text).to_json() == text
     deep = "[" * 20_000 + "]" * 20_000
