@@ -13,9 +13,7 @@ as it is read), so loading a million actions needs no dict per action.
 
 from __future__ import annotations
 
-import math
 import re
-import sys
 from typing import TYPE_CHECKING, Any
 
 from . import strictjson
@@ -41,6 +39,14 @@ EVAL_KEYS = ("seat", "rollouts", "seed", "bot", "values", "exact")
 EVAL_REQUIRED = ("seat", "rollouts", "seed", "bot", "values")
 # The rollout policies an eval record may name (cardlab.advisor.evaluate takes the same).
 EVAL_BOTS = ("random", "heuristic", "exact")
+# The range of an eval record's numbers (docs/replay-format.md). No game's expected score
+# comes near a billion, and within these bounds every sum the views take over a replay at
+# the limits (a loss per decision, a million decisions a hand, a thousand hands) stays an
+# ordinary float; the seed stays a whole number JavaScript reads exactly (the viewer's).
+EVAL_VALUE_MAX = 1e9  # |mean|
+EVAL_STDERR_MAX = 1e9
+EVAL_ROLLOUTS_MAX = 10**9
+EVAL_SEED_MAX = 2**53 - 1  # |seed|
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]+)?")
 META_TEXT = ("title", "source", "description", "author", "date")
 
@@ -560,6 +566,10 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
     ...           "values": {"bid 0": [1.5, 0.2], "bid 1": [-2.0, 0.3]}}
     >>> eval_problem(record, ["Ann", "Bo"], "Ann", "bid 1", ["bid 0", "bid 1"])
     ('.rollouts', "an eval's rollouts are a whole number of at least 1, not the number 0")
+    >>> record["rollouts"], record["values"]["bid 1"] = 200, [-2e300, 0.3]
+    >>> eval_problem(record, ["Ann", "Bo"], "Ann", "bid 1", ["bid 0", "bid 1"])[1]
+    "a value's mean is a finite number from -1,000,000,000 to 1,000,000,000 (an expected \
+score), not -2e+300"
     """
     if type(record) is not dict:
         return "", f"an eval record is an object with the keys {', '.join(EVAL_REQUIRED)}, " \
@@ -586,8 +596,13 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
     if type(rollouts) is not int or rollouts < 1:
         return ".rollouts", f"an eval's rollouts are a whole number of at least 1, not " \
                             f"{_kind(rollouts)}"
-    if type(record["seed"]) is not int:
-        return ".seed", f"an eval's seed is a whole number, not {_kind(record['seed'])}"
+    if rollouts > EVAL_ROLLOUTS_MAX:
+        return ".rollouts", f"an eval's rollouts are at most {EVAL_ROLLOUTS_MAX:,}, not " \
+                            f"{brief(rollouts)}"
+    seed = record["seed"]
+    if type(seed) is not int or abs(seed) > EVAL_SEED_MAX:
+        return ".seed", f"an eval's seed is a whole number from -{EVAL_SEED_MAX:,} to " \
+                        f"{EVAL_SEED_MAX:,} (2**53 - 1), not {_kind(seed)}"
     bot = record["bot"]
     if not isinstance(bot, str) or bot not in EVAL_BOTS:
         return ".bot", f"an eval's bot is one of {', '.join(EVAL_BOTS)}, not {_kind(bot)}"
@@ -609,22 +624,21 @@ def eval_problem(record: Any, seats: list[str], actor: str, played: str,
                 any(type(x) not in (int, float) for x in pair):
             return where, f"a value is [mean, stderr], two numbers, not {_kind(pair)}"
         mean, stderr = pair
-        # an int too large for a float (10**400) is no expected score either
-        if not all(math.isfinite(x) if type(x) is float else abs(x) <= _FLOAT_MAX
-                   for x in pair):
-            return where, f"a value's numbers are finite and within a float's range, not " \
-                          f"{brief(pair)}"
+        # compared as written: an int too large for a float (10**400) is out of range too
+        if not -EVAL_VALUE_MAX <= mean <= EVAL_VALUE_MAX:  # false for NaN
+            return where, f"a value's mean is a finite number from -{EVAL_VALUE_MAX:,.0f} to " \
+                          f"{EVAL_VALUE_MAX:,.0f} (an expected score), not {brief(mean)}"
         if stderr < 0:
             return where, f"a standard error is at least 0, not {stderr!r}"
+        if not stderr <= EVAL_STDERR_MAX:
+            return where, f"a standard error is a finite number of at most " \
+                          f"{EVAL_STDERR_MAX:,.0f}, not {brief(stderr)}"
     if played not in values:
         return ".values", f"the eval has no value for the action played, {played!r}"
     for text in legal:
         if text not in values:
             return ".values", f"the eval has no value for the legal action {text!r}"
     return None
-
-
-_FLOAT_MAX = int(sys.float_info.max)
 
 
 def _key_step(key: str) -> str:

@@ -36,7 +36,7 @@ from .errors import (
 )
 from .files import write_text
 from .game import Rules, State, get_game
-from .limits import DEFAULT_LIMITS, NESTING_CEILING, Limits, exceeded
+from .limits import DEFAULT_LIMITS, Limits, exceeded
 
 FORMAT = "cardlab-replay"
 VERSION = 2  # the newest version; a file is written with the oldest that holds it
@@ -570,8 +570,7 @@ def dumps(data: dict[str, Any]) -> str:
     :class:`ReplayError` with the JSON path. Any depth of variations is written.
     """
     try:
-        with strictjson.deep(NESTING_CEILING):
-            text = _dumps(data)
+        text = _dumps(data)
     except ValueError as err:  # NaN or infinity: json.dumps(allow_nan=False)
         found = strictjson.find(data, _not_json)
         raise ReplayError(found[1] if found else str(err),
@@ -594,8 +593,7 @@ def _not_json(value: Any) -> str | None:
 
 
 def _dumps(data: dict[str, Any]) -> str:
-    compact = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "),
-                               allow_nan=False).encode
+    compact = strictjson.encoder(ensure_ascii=False, separators=(", ", ": "))  # any depth
     lines = ["{"]
     items = list(data.items())
     for k, (key, value) in enumerate(items):

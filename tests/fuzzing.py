@@ -1,8 +1,12 @@
 """Mutated replay files, for the fuzz test (tests/test_fuzz.py) and scripts/fuzz_loads.py.
 
 The corpus is the shipped replays plus one seeded bot game per registered game and option set
-(some with variations). A mutation changes the structure (types, keys, numbers, cards, seats,
-order, nesting, duplicate keys, lone surrogates) or the bytes of a file. Every choice goes
+(some with variations), analysed games (eval records) and chains of variations up to the depth
+limit. A mutation changes the structure (types, keys, numbers, cards, seats, order, nesting,
+duplicate keys, lone surrogates), the numbers of eval records (huge, tiny, negative zero, whole
+numbers beyond a float, NaN and infinity spellings, text), the depth of a chain of variations,
+or the bytes of a file. An accepted file must save, load back equal, show, page and make a
+movie, for everyone's view and one seat's (:func:`check_accepted`). Every choice goes
 through a *chooser*, so the same mutations run under hypothesis (which draws, shrinks and
 reports) and in a plain random loop (which is fast enough for a million inputs).
 
@@ -18,14 +22,21 @@ import functools
 import hashlib
 import json
 import random
+import re
+import reprlib
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import cardlab
+from cardlab import strictjson
 from cardlab.bots import make_bot
 from cardlab.explore import line_state
+from cardlab.limits import DEFAULT_LIMITS, NESTING_CEILING
 from cardlab.replay import Action, Replay
+from cardlab.view.movie import build_movie
+from cardlab.view.page import page_html
 
 ROOT = Path(__file__).resolve().parents[1]
 MARK = "\x00fuzz-node-"  # json.dumps writes this as "\u0000fuzz-node-<n>"
@@ -56,7 +67,11 @@ def emit(doc: Any) -> str:
             return f"{MARK}{len(nodes) - 1}"
         raise TypeError(f"cannot write {type(node).__name__}")
 
-    text = json.dumps(doc, ensure_ascii=False, default=placeholder)
+    try:
+        text = json.dumps(doc, ensure_ascii=False, default=placeholder)
+    except RecursionError:  # a chain of variations at the depth limit: deeper than json goes
+        nodes.clear()
+        text = strictjson.dumps(_held(doc, placeholder), ensure_ascii=False)
     if not nodes:
         return text
     # replace the placeholders, innermost last: a DupKeys node may hold more of them
@@ -72,6 +87,37 @@ def emit(doc: Any) -> str:
                        + "}")
         out.append(rest)
     return "".join(out)
+
+
+def _held(doc: Any, placeholder: Callable[[Any], str]) -> Any:
+    """A copy of ``doc`` with each Raw and DupKeys node, NaN and infinity as its placeholder
+    (what ``json.dumps(default=placeholder)`` writes), at any depth."""
+    def leaf(value: Any) -> Any:
+        if isinstance(value, float) and value != value:
+            return placeholder(Raw("NaN"))
+        if isinstance(value, float) and value in (float("inf"), float("-inf")):
+            return placeholder(Raw("Infinity" if value > 0 else "-Infinity"))
+        if isinstance(value, (Raw, DupKeys)):
+            return placeholder(value)
+        return value
+
+    if not isinstance(doc, (dict, list)):
+        return leaf(doc)
+    root: Any = {} if isinstance(doc, dict) else []
+    stack = [(doc, root)]
+    while stack:
+        source, target = stack.pop()
+        for key, child in (source.items() if isinstance(source, dict) else enumerate(source)):
+            if isinstance(child, (dict, list)):
+                twin: Any = {} if isinstance(child, dict) else []
+                stack.append((child, twin))
+            else:
+                twin = leaf(child)
+            if isinstance(target, dict):
+                target[key] = twin
+            else:
+                target.append(twin)
+    return root
 
 
 # -- choosers ------------------------------------------------------------------------------
@@ -208,6 +254,22 @@ def _chain(replay: Replay, depth: int, seed: int) -> None:
         index += 1
 
 
+def hat_chain(depth: int) -> Replay:
+    """A hand of Bob's Hat whose first action has a variation, which has one, ... ``depth``
+    deep: the dealer's hat, +10 and -10 by turns."""
+    table = cardlab.new_game("bobs-hat", players=3, seed=7, hands=1)
+    table.play(_bots("bobs-hat", 7, 3))
+    replay = table.replay
+    node = replay.hands[0].actions[0]
+    for level in range(depth):
+        other = "hat -10" if node.act == "hat +10" else "hat +10"
+        twin = Action(node.seat, other, note={"en": f"level {level + 1}"} if level % 7 == 0
+                      else None)
+        node.variations.append([twin])
+        node = twin
+    return replay
+
+
 def _trim(replay: Replay, hands: int) -> None:
     """Keep the first hands of a long game: an unfinished game is a valid file too."""
     if len(replay.hands) > hands:
@@ -217,7 +279,7 @@ def _trim(replay: Replay, hands: int) -> None:
 
 def _base(name: str, replay: Replay) -> Base:
     text = replay.to_json()
-    data = json.loads(text)
+    data = strictjson.parse(text, max_nesting=NESTING_CEILING)  # json.loads recurses
     return Base(name, replay.game, text, data, cardlab.loads(text), _paths(data))
 
 
@@ -249,7 +311,36 @@ def corpus() -> tuple[Base, ...]:
     table = cardlab.new_game("teds-game", players=3, seed=98, start_size=2)
     table.play(_bots("teds-game", 98, 3))
     out.append(_base("teds-game analysed", analyse(table.replay, rollouts=4, progress=False)))
+    table = cardlab.new_game("bobs-hat", players=3, seed=97, hands=1)
+    table.play(_bots("bobs-hat", 97, 3))
+    out.append(_base("bobs-hat analysed", analyse(table.replay, rollouts=2, progress=False)))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def chain_base() -> Base:
+    """A chain of variations exactly ``max_variation_depth`` deep, for the depth mutations
+    alone (each of its views walks a thousand lines: the other mutations use the corpus)."""
+    depth = DEFAULT_LIMITS.max_variation_depth
+    return _base(f"bobs-hat with a chain of {depth} variations (the limit)", hat_chain(depth))
+
+
+@functools.cache
+def branched_bases() -> tuple[int, ...]:
+    """The corpus's bases with variations."""
+    return tuple(i for i, base in enumerate(corpus()) if deepest_variation(base.data))
+
+
+@functools.cache
+def analysed_bases() -> tuple[int, ...]:
+    """The corpus's bases with eval records."""
+    return tuple(i for i, base in enumerate(corpus()) if eval_paths(i))
+
+
+@functools.cache
+def eval_paths(index: int) -> tuple[tuple[Any, ...], ...]:
+    """The paths of a base's eval records."""
+    return tuple(p for p in corpus()[index].paths if p and p[-1] == "eval")
 
 
 @functools.lru_cache(maxsize=8)
@@ -338,6 +429,16 @@ def hostile(ch: Chooser, base: Base) -> Any:
     return Raw(json.dumps(ch.text(), ensure_ascii=True))  # escaped surrogates and controls
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 200
+_REPR.maxlong = 60
+
+
+def _show(value: Any, width: int) -> str:
+    """A short repr for the report (a few levels deep: ``repr`` recurses)."""
+    return _REPR.repr(value)[:width]
+
+
 def node_at(doc: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         doc = doc[key]
@@ -349,13 +450,16 @@ def _replaced(doc: Any, path: tuple[Any, ...], change: Callable[[Any], Any]) -> 
     way copied and the rest shared (a deep copy of a big replay per input is too slow)."""
     if not path:
         return change(doc)
-    key, rest = path[0], path[1:]
-    if isinstance(doc, dict):
-        out = dict(doc)
-    else:
-        out = list(doc)
-    out[key] = _replaced(doc[key], rest, change)
-    return out
+    copies = []  # the containers on the way, copied (iterative: a path may be 3,000 deep)
+    node = doc
+    for key in path:
+        copies.append(dict(node) if isinstance(node, dict) else list(node))
+        node = node[key]
+    value = change(node)
+    for copy, key in zip(reversed(copies), reversed(path), strict=True):
+        copy[key] = value
+        value = copy
+    return value
 
 
 def _containers(base: Base) -> list[tuple[Any, ...]]:
@@ -388,7 +492,7 @@ def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str
                             old * 2, INJECTION + old, old.replace("1", "0")])
         else:
             new = hostile(ch, base)
-        return _replaced(doc, path, lambda _: new), f"replace {path} with {new!r:.200}"
+        return _replaced(doc, path, lambda _: new), f"replace {path} with {_show(new, 200)}"
     path = pick(ch, containers(index))
     try:
         node = node_at(doc, path)
@@ -409,10 +513,10 @@ def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str
         if isinstance(node, dict):
             key = pick(ch, KEYS) if ch.below(3) else ch.text()
             return (_replaced(doc, path, lambda n: {**n, key: value}),
-                    f"add {key!r}: {value!r:.200} at {path}")
+                    f"add {key!r}: {_show(value, 200)} at {path}")
         at = ch.below(len(node) + 1)
         return (_replaced(doc, path, lambda n: n[:at] + [value] + n[at:]),
-                f"insert {value!r:.200} at {path}[{at}]")
+                f"insert {_show(value, 200)} at {path}[{at}]")
     if op == 7 and isinstance(node, list) and node:  # duplicate an item (a card, an action)
         at, to = ch.below(len(node)), ch.below(len(node) + 1)
         return (_replaced(doc, path, lambda n: n[:to] + [n[at]] + n[to:]),
@@ -446,6 +550,129 @@ def mutate_tree(ch: Chooser, base: Base, index: int, doc: Any) -> tuple[Any, str
     source = pick(ch, base.paths)
     sub = node_at(base.data, source)
     return _replaced(doc, path, lambda _: sub), f"move {source} to {path}"
+
+
+# Numbers an eval record may not hold, and some at the very edges of what it may.
+EVAL_NUMBERS: tuple[Any, ...] = (
+    1e308, -1e308, sys.float_info.max, -sys.float_info.max, int(sys.float_info.max),
+    -int(sys.float_info.max), 10**400, 1e9, -1e9, 1e9 + 1, -1e9 - 1, 10**9, 10**9 + 1,
+    5e-324, -5e-324, 1e-308, -0.0, 0, 2**53 - 1, 2**53, -(2**53), 2**63, 1e15, 0.1,
+)
+EVAL_RAW = ("NaN", "-NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "-0", "-0.0",
+            "1E9", "1e+9", "1000000000.0000001", "9" * 400, '"1.5"', '"NaN"', '"Infinity"',
+            '"-0"', "true", "null", "[]", '{"x": 1}', '"\\u0031"')
+
+
+def eval_number(ch: Chooser) -> Any:
+    kind = ch.below(6)
+    if kind < 3:
+        return pick(ch, EVAL_NUMBERS)
+    if kind == 3:
+        return Raw(pick(ch, EVAL_RAW))
+    if kind == 4:
+        return ch.floating()
+    return ch.integer()
+
+
+def mutate_evals(ch: Chooser, index: int, doc: Any) -> tuple[Any, str]:
+    """Change the numbers of an analysed base's eval records: one number (a mean, a standard
+    error, the rollouts or the seed), or every value of every record, the action played far
+    below the others (the losses add up over the hands)."""
+    paths = eval_paths(index)
+    if ch.below(3):
+        path = pick(ch, paths)
+        try:
+            record = node_at(doc, path)
+        except (KeyError, IndexError, TypeError):
+            return doc, "no-op"
+        if not isinstance(record, dict):
+            return doc, "no-op"
+        values = record.get("values")
+        new = eval_number(ch)
+        if ch.below(4) == 0 or not isinstance(values, dict) or not values:
+            key = pick(ch, ["rollouts", "seed"])
+            return (_replaced(doc, (*path, key), lambda _: new),
+                    f"eval {path} {key} = {_show(new, 60)}")
+        text = pick(ch, sorted(values))
+        slot = ch.below(2)
+        if not isinstance(values[text], list) or len(values[text]) != 2:
+            return doc, "no-op"
+        return (_replaced(doc, (*path, "values", text, slot), lambda _: new),
+                f"eval {path} values[{text!r}][{slot}] = {_show(new, 60)}")
+    big = pick(ch, [n for n in EVAL_NUMBERS if not isinstance(n, Raw)])
+    stderr = pick(ch, [0.5, 0.0, big, abs(big)])
+    for path in paths:
+        try:
+            record = node_at(doc, path)
+            played = node_at(doc, path[:-1])["act"]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("values"), dict):
+            continue
+        values = {text: [-big if text == played else big, stderr] for text in record["values"]}
+        doc = _replaced(doc, (*path, "values"), lambda _, v=values: v)
+    return doc, f"every eval: the played action {_show(-big, 40)}, the others {_show(big, 40)}, " \
+                f"stderr {_show(stderr, 40)}"
+
+
+def deepest_variation(doc: Any) -> tuple[tuple[Any, ...], int] | None:
+    """The path of the deepest variation line of ``doc`` (a list of actions) and its depth;
+    None when ``doc`` has none. Walks only what has the format's shape."""
+    best: tuple[tuple[Any, ...], int] | None = None
+    hands = doc.get("hands") if isinstance(doc, dict) else None
+    if not isinstance(hands, list):
+        return None
+    stack: list[tuple[Any, tuple[Any, ...], int]] = [
+        (hand.get("actions"), ("hands", h, "actions"), 0)
+        for h, hand in enumerate(hands) if isinstance(hand, dict)]
+    while stack:
+        line, path, depth = stack.pop()
+        if not isinstance(line, list):
+            continue
+        if depth and (best is None or depth > best[1]):
+            best = path, depth
+        for k, action in enumerate(line):
+            variations = action.get("variations") if isinstance(action, dict) else None
+            if isinstance(variations, list):
+                stack.extend((v, (*path, k, "variations", i), depth + 1)
+                             for i, v in enumerate(variations))
+    return best
+
+
+def mutate_depth(ch: Chooser, doc: Any) -> tuple[Any, str]:
+    """Make the deepest chain of variations deeper (one level, or a few: up to and past
+    ``max_variation_depth``) or one level shallower. A new level branches off the first
+    action of the deepest variation with the action it replaced: legal, as in a chain of
+    alternatives at one step."""
+    found = deepest_variation(doc)
+    if found is None:
+        return doc, "no-op"
+    path, depth = found
+    line = node_at(doc, path)
+    parent = node_at(doc, path[:-3])
+    replaced = parent[path[-3]] if isinstance(parent, list) and \
+        isinstance(path[-3], int) and path[-3] < len(parent) else None
+    if not line or not isinstance(line[0], dict) or not isinstance(replaced, dict):
+        return doc, "no-op"
+    if ch.below(4) == 0:  # one level shallower: the deepest variation removed
+        holder = node_at(doc, path[:-1])
+        return (_replaced(doc, path[:-1], lambda _: [v for i, v in enumerate(holder)
+                                                     if i != path[-1]]),
+                f"chain {depth} deep made {depth - 1} deep")
+    levels = pick(ch, [1, 1, 2, 5])
+    pair = [{"seat": replaced.get("seat"), "act": replaced.get("act")},
+            {"seat": line[0].get("seat"), "act": line[0].get("act")}]
+    below: list[Any] = []
+    for level in range(levels, 0, -1):  # innermost first
+        action: dict[str, Any] = dict(pair[(level - 1) % 2])
+        if below:
+            action["variations"] = [below]
+        below = [action]
+    first = dict(line[0])
+    first["variations"] = [*(line[0].get("variations") or []), below] \
+        if isinstance(line[0].get("variations"), list) else [below]
+    return (_replaced(doc, (*path, 0), lambda _: first),
+            f"chain {depth} deep made {depth + levels} deep")
 
 
 def _legacy(ch: Chooser, doc: Any) -> tuple[Any, str]:
@@ -528,16 +755,41 @@ class Input:
                    if self.from_file else f"cardlab.loads(data{flag})\n"))
 
 
-def make_input(ch: Chooser) -> Input:
-    """A mutated file: structure (1 to 3 changes), bytes, or both."""
+def make_input(ch: Chooser, only: Sequence[int] | None = None) -> Input:
+    """A mutated file: structure (1 to 3 changes), bytes, or both; or the numbers of eval
+    records, or the depth of a chain of variations. ``only``: the corpus's bases to use."""
     bases = corpus()
-    index = ch.below(len(bases))
+    choices = range(len(bases)) if only is None else only
+    index = choices[ch.below(len(choices))]
     base = bases[index]
-    kind = ch.below(10)
+    kind = ch.below(12)
+    if kind == 10:  # eval records, of a base that has them
+        analysed = [i for i in analysed_bases() if i in choices]
+        if analysed:
+            index = pick(ch, analysed)
+            base = bases[index]
+        else:
+            kind = 0
+    if kind == 11:  # a chain made deeper or shallower: the chain at the limit, or another
+        branched = [i for i in branched_bases() if i in choices]
+        if only is None and ch.below(3) == 0:
+            base = chain_base()
+        elif branched:
+            index = pick(ch, branched)
+            base = bases[index]
+        else:
+            kind = 0
     what = [base.name]
     text = base.text
-    if kind < 7:
+    if kind >= 10:
         doc: Any = base.data
+        for _ in range(1 + (ch.below(3) == 0)):
+            doc, change = mutate_evals(ch, index, doc) if kind == 10 else mutate_depth(ch, doc)
+            what.append(change)
+        text = emit_readable(doc) if ch.below(2) == 0 else emit(doc)
+        return Input(text, None, "; ".join(what), ch.below(8) == 0)
+    if kind < 7:
+        doc = base.data
         for _ in range(1 + (ch.below(4) == 0) + (ch.below(8) == 0)):
             doc, change = mutate_tree(ch, base, index, doc)
             what.append(change)
@@ -629,7 +881,41 @@ def check_accepted(replay: Replay, folder: Path) -> None:
         raise AcceptedButBroken("saved and loaded back, it is not the same replay")
     if again != replay:
         raise AcceptedButBroken("saved and loaded back, it is not equal (NaN?)")
-    cardlab.text.render(again)
+    check_views(again)
     if len(_CHECKED) > 100_000:
         _CHECKED.clear()
     _CHECKED.add(key)
+
+
+_PAGE_JSON = re.compile(r'<script type="application/json" id="cardlab-movie">(.*?)</script>',
+                        re.S)
+
+
+def check_views(replay: Replay) -> None:
+    """Everything a loaded replay is for must complete, for everyone's view and the first
+    seat's: ``show`` (:func:`cardlab.text.render`), the movie (``build_movie``) and the page
+    (``to_html``); and the page's JSON is standard JSON (no NaN, no Infinity). Any other
+    exception propagates, to be reported with its type.
+
+    Everyone's page is made from everyone's movie just built (as the widget makes it:
+    ``to_html()`` would build every seat's view too, three times the work); the seat's page
+    is ``to_html(seat=...)``, which builds that seat's movie as ``build_movie(seat=...)``.
+    """
+    seat = replay.seats[0]
+    for view in (None, 0):
+        cardlab.text.render(replay, seat=view)
+    everyone = build_movie(replay, all_views=False)
+    for page in (page_html(replay, views=everyone["views"]), replay.to_html(seat=seat)):
+        found = _PAGE_JSON.search(page)
+        if found is None:
+            raise AcceptedButBroken("its page holds no movie")
+        try:
+            json.loads(found.group(1), parse_constant=_not_json)
+        except RecursionError:  # deeper than json goes: cardlab's own parser
+            strictjson.parse(found.group(1), max_nesting=NESTING_CEILING)
+        except ValueError as err:
+            raise AcceptedButBroken(f"its page's JSON is not standard JSON: {err}") from err
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
+import sys
 from typing import Any
 
 import jsonschema
@@ -149,6 +151,20 @@ BREAKS = [
      '.values["{act}"]', ("two numbers",)),
     ("a huge whole number", lambda a: a["eval"]["values"][a["act"]].__setitem__(0, 10**400),
      '.values["{act}"]', ("finite",)),
+    ("a mean of int(max float)",
+     lambda a: a["eval"]["values"][a["act"]].__setitem__(0, -int(sys.float_info.max)),
+     '.values["{act}"]', ("mean is a finite number from -1,000,000,000 to 1,000,000,000",)),
+    ("a mean of 1e308", lambda a: a["eval"]["values"][a["act"]].__setitem__(0, 1e308),
+     '.values["{act}"]', ("1,000,000,000", "1e+308")),
+    ("a mean just past the range",
+     lambda a: a["eval"]["values"][a["act"]].__setitem__(0, 1_000_000_001),
+     '.values["{act}"]', ("mean",)),
+    ("a stderr past the range", lambda a: a["eval"]["values"][a["act"]].__setitem__(1, 1e10),
+     '.values["{act}"]', ("standard error is a finite number of at most 1,000,000,000",)),
+    ("rollouts past the range", lambda a: a["eval"].update(rollouts=10**9 + 1), ".rollouts",
+     ("rollouts are at most 1,000,000,000",)),
+    ("a seed past the range", lambda a: a["eval"].update(seed=-(2**53)), ".seed",
+     ("2**53 - 1",)),
     ("the eval is a list", lambda a: a.update(eval=[]), "", ("an eval record is an object",)),
     ("the eval is null", lambda a: a.update(eval=None), "", ("not null",)),
 ]
@@ -272,3 +288,34 @@ def test_a_values_map_of_many_keys_is_refused_at_its_first_key_that_is_not_legal
     values = action["eval"]["values"]
     values.update({f"play X{k}": [0.0, 0.0] for k in range(100_000)})
     _refused(doc, h, i, '.values["play X0"]', "'play X0' is not a legal action here")
+
+
+def test_records_at_the_edges_of_the_range_load_show_page_and_add_up():
+    """The numbers' range (docs/replay-format.md) keeps every view finite: each decision's
+    values at the bounds, the played action a billion below the best, every hand."""
+    from cardlab.advisor import report
+    from cardlab.loader import EVAL_ROLLOUTS_MAX, EVAL_SEED_MAX, EVAL_STDERR_MAX, EVAL_VALUE_MAX
+
+    doc = data("whot")
+    count = 0
+    for hand in doc["hands"]:
+        for action in hand["actions"]:
+            if "eval" in action:
+                record = action["eval"]
+                count += 1
+                record.update(rollouts=EVAL_ROLLOUTS_MAX, seed=EVAL_SEED_MAX * (-1) ** count)
+                record["values"] = {text: [EVAL_VALUE_MAX if text == action["act"] else
+                                           -EVAL_VALUE_MAX, EVAL_STDERR_MAX * (count % 2)]
+                                    for text in record["values"]}
+    assert count > 10
+    replay = cardlab.loads(json.dumps(doc))
+    seat = replay.seats[0]
+    assert "lost 2000000000.0 expected points" in cardlab.text.render(replay)  # the marks
+    assert "Final:" in cardlab.text.render(replay, seat=0)
+    for page in (replay.to_html(), replay.to_html(seat=seat)):
+        body = re.search(r'id="cardlab-movie">(.*?)</script>', page, re.S).group(1)
+        json.loads(body, parse_constant=lambda name: pytest.fail(f"{name} in the page"))
+    lost = [d.loss for d in report.decisions(replay)]
+    assert lost and all(math.isfinite(x) for x in lost)
+    for row in report.luck(replay):
+        assert all(math.isfinite(x) for x in (row.result, row.expected, row.skill, row.luck))

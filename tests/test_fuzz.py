@@ -152,19 +152,10 @@ def test_mutated_shipped_replays(tmp_path):
     shipped = [i for i, base in enumerate(fuzzing.corpus()) if base.name.endswith(".json")]
     seen: dict[str, int] = {}
 
-    class Shipped(DataChooser):
-        first = True
-
-        def below(self, n: int) -> int:  # the first choice is the replay: a shipped one
-            if self.first:
-                self.first = False
-                return shipped[self.data.draw(st.sampled_from(range(len(shipped))))]
-            return super().below(n)
-
     @fuzz_settings(SHIPPED_EXAMPLES)
     @given(st.data())
     def mutated(data: st.DataObject) -> None:
-        inp = fuzzing.make_input(Shipped(data))
+        inp = fuzzing.make_input(DataChooser(data), only=shipped)
         assert inp.what.split(";")[0].endswith(".json")
         result = run_input(inp, tmp_path)
         seen[result] = seen.get(result, 0) + 1
