@@ -36,7 +36,7 @@ from .errors import (
 )
 from .files import write_text
 from .game import Rules, State, get_game
-from .limits import DEFAULT_LIMITS, NESTING_CEILING, Limits, exceeded
+from .limits import DEFAULT_LIMITS, MAX_PAGE_FRAMES, NESTING_CEILING, Limits, exceeded
 
 FORMAT = "cardlab-replay"
 VERSION = 2  # the newest version; a file is written with the oldest that holds it
@@ -451,12 +451,14 @@ class Replay:
         display(ReplayViewer(self))
 
     def to_html(self, path: str | os.PathLike[str] | None = None, seat: str | None = None,
-                lang: str | None = None) -> str:
+                lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES) -> str:
         """The replay as one self-contained offline HTML page (the viewer, stepping, notes,
-        sheet and chart; ``seat``: that seat's view only). With ``path``, also write it."""
+        sheet and chart; ``seat``: that seat's view only). With ``path``, also write it.
+        A page over ``budget`` frames (:data:`cardlab.limits.MAX_PAGE_FRAMES`; None: no
+        budget) is refused with a :class:`~cardlab.errors.LimitError` (docs/viewer.md)."""
         from .view.page import page_html
 
-        page = page_html(self, seat=seat, lang=lang)
+        page = page_html(self, seat=seat, lang=lang, budget=budget)
         if path is not None:
             save_text(path, page)
         return page

@@ -606,8 +606,11 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
     if "" in views:  # everyone's view may name any card
         used = set(faces)
     else:  # a seat's movie names only the cards its view holds
-        used = {tok for piece in json_pieces({"views": views}, _compact)
-                for tok in _STRING.findall(piece) if tok in faces}
+        try:
+            used = {tok for piece in json_pieces({"views": views}, _compact)
+                    for tok in _STRING.findall(piece) if tok in faces}
+        except ValueError:  # what allow_nan=False refuses
+            raise not_json() from None
     places = {key: _place(n, _home(replay.seats) if key == "" else replay.seats.index(key))
               for key in views}
     title = str(replay.meta.get("title") or _get(replay.game).title)
@@ -655,6 +658,14 @@ def compact_json(value: Any) -> str:
 
 
 _compact = compact_json
+
+
+def not_json(file: str | None = None) -> CardlabError:
+    """The error for a movie holding a NaN or an infinity, which no page or viewer may carry
+    (``JSON.parse`` refuses it: the page would be blank)."""
+    where = f"{file}: " if file else ""
+    return CardlabError(f"{where}the page cannot be written: its data holds a number that "
+                        "JSON cannot hold (NaN or infinity)")
 
 
 def json_pieces(movie: dict[str, Any], encode: Callable[[Any], str],

@@ -24,11 +24,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardlabError, SaveError
+from ..errors import SaveError
 from ..files import write_bytes
 from ..limits import MAX_PAGE_FRAMES
 from ..replay import Replay
-from .movie import assemble, build_views, check_lang, compact_json, json_pieces, seat_index
+from .movie import (
+    assemble,
+    build_views,
+    check_lang,
+    compact_json,
+    json_pieces,
+    not_json,
+    seat_index,
+)
 
 HERE = Path(__file__).parent
 EXPORT = "export default { render };"
@@ -89,13 +97,7 @@ def json_text(data: Any, file: str | None = None) -> str:
     try:
         return _COMPACT(data)
     except ValueError:  # what allow_nan=False refuses
-        raise _not_json(file) from None
-
-
-def _not_json(file: str | None) -> CardlabError:
-    where = f"{file}: " if file else ""
-    return CardlabError(f"{where}the page cannot be written: its data holds a number that "
-                        "JSON cannot hold (NaN or infinity)")
+        raise not_json(file) from None
 
 
 _COMPACT = compact_json
@@ -199,7 +201,7 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
         for piece in json_pieces(movie, _COMPACT, release=release):
             yield _script_safe(piece)
     except ValueError:  # what allow_nan=False refuses
-        raise _not_json(file) from None
+        raise not_json(file) from None
     del movie
     yield (f'</script>\n<script type="module">\n{js}\n{BOOT}</script>\n'
            "</body></html>\n")
