@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,29 +38,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import host_speed  # noqa: E402
+from _timing import host_speed, run_cardlab  # noqa: E402
+from validate_large import Stubborn  # noqa: E402  (bots that never go out)
 
 import cardlab  # noqa: E402
-from cardlab.games.whot import DRAW, WhotState  # noqa: E402
 from cardlab.limits import DEFAULT_LIMITS  # noqa: E402
 from cardlab.replay import Action, Replay  # noqa: E402
-
-
-class Stubborn:
-    """Plays a random card it may, but never one of its last two: then it draws. So nobody
-    goes out and the game runs to the cap (as in validate_large.py)."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def __call__(self, state: WhotState, seat: int) -> int:
-        legal = state.legal_actions()
-        held = len(state.hands[seat]) + len(state.whots[seat])
-        plays = [a for a in legal if a < DRAW] if held > 2 else []
-        if plays or DRAW not in legal:
-            options = plays or legal
-            return options[int(self.rng.random() * len(options))]
-        return DRAW
 
 
 def whot_hand(actions: int, players: int = 2, seed: int = 18) -> Replay:
@@ -110,32 +91,22 @@ def every_limit(path: Path) -> None:
     actions = replay.hands[0].actions
     actions[0].note = "n" * limits.max_note_chars
     node = actions[1]
-    texts = ["draw", node.act] if node.act != "draw" else ["draw", "draw"]
     for _ in range(limits.max_variation_depth):  # a chain: each inside the one before
-        twin = Action(node.seat, texts[0])
+        twin = Action(node.seat, node.act)  # the text the line plays there: legal
         node.variations.append([twin])
         node = twin
-    alternative = Action(actions[1].seat, "draw")
-    actions[1].variations.extend(
-        [alternative] for _ in range(limits.max_variations - limits.max_variation_depth))
+    actions[2].variations.extend(
+        [Action(actions[2].seat, actions[2].act)]
+        for _ in range(limits.max_variations - limits.max_variation_depth))
     replay.save(path)
 
 
 def run(command: list[str]) -> tuple[float, float, int, str]:
     """Wall seconds, peak RSS (MB), exit status and the last line of standard error of
     ``cardlab COMMAND`` in a fresh child process."""
-    code = ("import resource, sys\nfrom cardlab.cli import main\n"
-            f"sys.argv = ['cardlab', *{command!r}]\n"
-            "try:\n    main()\nfinally:\n"
-            "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "    sys.stderr.write(f'\\nmaxrss {peak}\\n')\n")
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
-    seconds = time.perf_counter() - start
-    err, _, peak = done.stderr.rpartition("maxrss ")
-    message = err.strip().splitlines()[-1] if err.strip() else ""
-    return seconds, int(peak) / 1024, done.returncode, message
+    seconds, peak, done = run_cardlab(command)
+    message = done.stderr.splitlines()[-1] if done.stderr else ""
+    return seconds, peak, done.returncode, message
 
 
 def measure(label: str, command: list[str], repeats: int, limit_s: float | None,
