@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -61,3 +63,21 @@ def kernel_kind() -> str:
 
     kind = "compiled by mypyc" if kernel.COMPILED else "plain Python (not compiled)"
     return f"cardlab kernel: {kind}"
+
+
+def run_cardlab(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """``cardlab ARGV`` in a fresh child process: its wall seconds, its peak RSS in MB (the
+    child's own ``ru_maxrss``) and the finished process (standard error as text, without
+    the peak line)."""
+    code = ("import resource, sys\nfrom cardlab.cli import main\n"
+            f"sys.argv = ['cardlab', *{argv!r}]\n"
+            "try:\n    main()\nfinally:\n"
+            "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "    sys.stderr.write(f'\\nmaxrss {peak}\\n')\n")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    err, _, peak = done.stderr.rpartition("maxrss ")
+    done.stderr = err.strip()
+    return seconds, int(peak) / 1024, done  # Linux: ru_maxrss is in kilobytes

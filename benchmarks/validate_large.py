@@ -22,10 +22,10 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from _timing import run_cardlab
 
 import cardlab
 from cardlab.games.whot import DRAW, WhotState
@@ -78,19 +78,10 @@ def measure(command: str, path: Path) -> tuple[float, float]:
     (``show --seat`` shows the first seat's view)."""
     name, _, flag = command.partition(" ")
     extra = [flag, _first_seat(path)] if flag else []
-    code = ("import resource, sys\nfrom cardlab.cli import main\n"
-            f"sys.argv = ['cardlab', {name!r}, {str(path)!r}, *{extra!r}]\n"
-            "try:\n    main()\nfinally:\n"
-            "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "    sys.stderr.write(f'\\nmaxrss {peak}\\n')\n")
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
-    seconds = time.perf_counter() - start
+    seconds, peak, done = run_cardlab([name, str(path), *extra])
     if done.returncode != 0:
-        raise SystemExit(f"cardlab {command} failed: {done.stderr.strip()}")
-    peak_kb = int(done.stderr.rsplit("maxrss ", 1)[1])  # Linux: kilobytes
-    return seconds, peak_kb / 1024
+        raise SystemExit(f"cardlab {command} failed: {done.stderr}")
+    return seconds, peak
 
 
 def main() -> None:

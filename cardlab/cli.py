@@ -24,8 +24,8 @@ from .bots import KINDS, make_bot
 from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
-from .limits import Limits
-from .replay import Action, Replay, load
+from .limits import MAX_PAGE_FRAMES, Limits
+from .replay import Replay, load, note_languages
 from .table import new_game
 from .text import render_steps
 
@@ -66,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     page.add_argument("--lang", help="language of the notes shown first")
     page.add_argument("-o", "--out", help="where to write the page (default: the replay's "
                                           "name with .html, in the current folder)")
+    page.add_argument("--page-budget", type=_budget, default=MAX_PAGE_FRAMES, metavar="N",
+                      help="the most frames the page may hold (every view's steps of every "
+                           f"line; default {MAX_PAGE_FRAMES:,}); a bigger page is refused")
     for reader in (show, validate, page):
         reader.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                             help="raise (or lower) a limit of what the file may hold; the "
@@ -94,6 +97,15 @@ def _seed(text: str) -> int | str:
         return text
 
 
+def _budget(text: str) -> int:
+    """``--page-budget N``: a whole number of at least 1 (commas and underscores allowed)."""
+    digits = text.strip().replace("_", "").replace(",", "")
+    if not (digits.isdecimal() and digits.isascii() and len(digits) <= 18 and int(digits)):
+        raise argparse.ArgumentTypeError(f"a page budget is a whole number of at least 1, "
+                                         f"not {text!r}")
+    return int(digits)
+
+
 def _seats(text: str | None) -> list[str] | None:
     """``--seats A,B,C``; the names themselves are checked by :func:`cardlab.new_game`."""
     return None if text is None else text.split(",")
@@ -112,21 +124,6 @@ def _load(args: argparse.Namespace) -> Replay:
             raise OptionError(f"--limit {key} is given twice")
         pairs[key] = value
     return load(args.file, limits=Limits.from_pairs(pairs))
-
-
-def note_languages(replay: Replay) -> list[str]:
-    """The languages of the replay's notes, walking every line without recursion."""
-    found: set[str] = set()
-    lines: list[list[Action]] = [hand.actions for hand in replay.hands]
-    notes: list[Any] = [hand.note for hand in replay.hands]
-    while lines:
-        for action in lines.pop():
-            notes.append(action.note)
-            lines.extend(action.variations)
-    for note in notes:
-        if isinstance(note, dict):
-            found.update(note)
-    return sorted(found, key=lambda lang: (lang != "en", lang))
 
 
 def _lang(replay: Replay, file: str, lang: str | None) -> str:
@@ -208,7 +205,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         out = default if args.out is None else args.out
         check_target(out)
         write_page(replay, out, seat=_seat(replay, args.file, args.seat),
-                   lang=_lang(replay, args.file, args.lang) if args.lang else None)
+                   lang=_lang(replay, args.file, args.lang) if args.lang else None,
+                   budget=args.page_budget, file=args.file)
         _say(f"wrote {out}")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):

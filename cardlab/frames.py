@@ -38,7 +38,7 @@ from typing import Any
 from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
 from .game import State, get_game
-from .replay import Action, LinePath, Replay, index_of_hand
+from .replay import Action, LinePath, Replay, index_of_hand, note_languages
 
 PIP_EXTRA = "pip install 'cardlab[notebook]'"
 
@@ -140,26 +140,6 @@ def note_text(note: Any, lang: str = "en") -> str | None:
     if not note:
         return None
     return note.get(lang) or next(iter(note.values()))  # type: ignore[no-any-return]
-
-
-def note_languages(replay: Replay) -> list[str]:
-    """Languages the notes of a replay are written in (``"en"`` first when present)."""
-    found: set[str] = set()
-
-    def visit(note: Any) -> None:
-        if isinstance(note, dict):
-            found.update(note)
-
-    def visit_line(actions: list[Action]) -> None:
-        for action in actions:
-            visit(action.note)
-            for line in action.variations:
-                visit_line(line)
-
-    for record in replay.hands:
-        visit(record.note)
-        visit_line(record.actions)
-    return sorted(found, key=lambda lang: (lang != "en", lang))
 
 
 def _ended(state: State) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from .errors import LimitError, OptionError
 
-__all__ = ["DEFAULT_LIMITS", "LimitError", "Limits", "NESTING_CEILING"]
+__all__ = ["DEFAULT_LIMITS", "LimitError", "Limits", "MAX_PAGE_FRAMES", "NESTING_CEILING"]
 
 # Beyond this depth Python's own JSON parser could run out of C stack; no limit goes higher.
 NESTING_CEILING = 50_000
@@ -91,3 +91,12 @@ def exceeded(name: str, limit: int, found: str, *, file: str | None = None,
         f"{found}, more than the limit {name}={limit:,}; raise it with "
         f"load(..., limits=Limits({name}=...)) or the CLI flag --limit {name}=N",
         file=file, path=path, limit=name, value=limit)
+
+
+# The page budget: what one movie (an offline page, the notebook viewer) may hold, counted
+# by cardlab.view.movie.page_frames: every view's frames of every line (a variation's line
+# from its deal) plus each line's path entries. A page costs memory in proportion (about
+# 0.5 kB a frame while it is written), so a file that loads within the limits above, but
+# whose page would not fit, is refused with a LimitError naming max_page_frames, before
+# anything is built (docs/viewer.md). Raise it with to_html(..., budget=N) or --page-budget.
+MAX_PAGE_FRAMES = 400_000

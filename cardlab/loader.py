@@ -515,9 +515,15 @@ def play_line(replay: Replay, state: State, hand_index: int, actions: list[Actio
     """Apply ``actions[start:stop]`` to ``state``, checking each one's seat: the seat that
     makes the action (``State.actor``: a bid change in Ted's Game is the last bidder's).
     ``actions[0]`` is step ``first_step``, at JSON path ``base[0]``; ``hand_index`` is the
-    0-based index into ``replay.hands`` (messages count hands from 1)."""
+    0-based index into ``replay.hands`` (messages count hands from 1).
+
+    An action spelt otherwise than the engine writes it (``PLAY CIRCLE5``, bids in another
+    order) is stored in the engine's spelling: once loaded, an action has one text, the one
+    its eval record's keys use."""
     seats = replay.seats
     to_act, parse, actor, apply = state.to_act, state.parse_action, state.actor, state.apply
+    text_of = state.action_text
+    spelt: dict[str, str] = {}  # the texts respelt, shared as the parser shares equal texts
     out_of_turn = type(state).actor is not State.actor  # only then may the actor differ
     for k in range(start, len(actions) if stop is None else stop):
         action = actions[k]
@@ -548,8 +554,11 @@ def play_line(replay: Replay, state: State, hand_index: int, actions: list[Actio
         except CardlabError as err:
             raise _located(reason_of(err), hand_index, first_step, k, action.seat, file,
                            f"{base}[{k}].act") from None
+        canonical = text_of(move)
+        if canonical != action.act:
+            action.act = spelt.setdefault(canonical, canonical)
         if record is not None:
-            problem = eval_problem(record, seats, action.seat, state.action_text(move), legal)
+            problem = eval_problem(record, seats, action.seat, canonical, legal)
             if problem is not None:
                 raise _located(problem[1], hand_index, first_step, k, action.seat, file,
                                f"{base}[{k}].eval{problem[0]}")

@@ -26,7 +26,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import strictjson
 from .errors import (
@@ -36,7 +36,7 @@ from .errors import (
 )
 from .files import write_text
 from .game import Rules, State, get_game
-from .limits import DEFAULT_LIMITS, Limits, exceeded
+from .limits import DEFAULT_LIMITS, MAX_PAGE_FRAMES, Limits, exceeded
 
 FORMAT = "cardlab-replay"
 VERSION = 2  # the newest version; a file is written with the oldest that holds it
@@ -188,14 +188,7 @@ def eval_copy(record: dict[str, Any]) -> dict[str, Any]:
 
 def has_evals(hands: Sequence[Hand]) -> bool:
     """Whether any action of any line (variations included) carries an eval record."""
-    lines: list[list[Action]] = [hand.actions for hand in hands]
-    while lines:
-        for action in lines.pop():
-            if action.eval is not None:
-                return True
-            if action.variations:
-                lines.extend(action.variations)
-    return False
+    return any(action.eval is not None for line in walk_lines(hands) for action in line.actions)
 
 
 @dataclasses.dataclass(eq=False)
@@ -238,6 +231,63 @@ class Hand:
 # A path names a line inside one hand: () is the main line; ((i, v),) is variation v of
 # action i of the main line; ((i, v), (j, w)) is variation w of action j of that line.
 LinePath = tuple[tuple[int, int], ...]
+
+
+class Line(NamedTuple):
+    """One line of a hand as :func:`walk_lines` gives it: ``actions`` are the line's own
+    actions (for a variation, those after where it branches), the first of them action
+    ``start`` (0-based) of the whole line; ``path`` names it (:data:`LinePath`)."""
+
+    hand_index: int  # 0-based index into ``replay.hands``
+    path: LinePath
+    actions: list[Action]
+    start: int
+
+
+def walk_lines(hands: Sequence[Hand], first: int = 0) -> Iterator[Line]:
+    """Every line of ``hands`` (the main line of each hand, then its variations), each once,
+    depth first in file order: the order of :meth:`Replay.variation_paths`, a variation
+    before the lines branching off it. ``first`` is the index of ``hands[0]`` in the replay.
+
+    The one walk over a replay's tree (python-chess's ``GameNode.accept`` is the model): an
+    explicit stack, never recursion, so a chain of variations of any depth is walked, in time
+    linear in the actions plus the lines.
+
+    >>> a = Action("Ann", "bid 2", variations=[[Action("Ann", "bid 3",
+    ...     variations=[[Action("Ann", "bid 4")]])], [Action("Ann", "bid 1")]])
+    >>> hand = Hand(deal=None, actions=[Action("Bo", "bid 0"), a])
+    >>> [(line.path, line.start, [x.act for x in line.actions]) for line in walk_lines([hand])]
+    [((), 0, ['bid 0', 'bid 2']), (((1, 0),), 1, ['bid 3']), (((1, 0), (1, 0)), 1, ['bid 4']), \
+(((1, 1),), 1, ['bid 1'])]
+    """
+    for h, hand in enumerate(hands, first):
+        stack = [Line(h, (), hand.actions, 0)]
+        while stack:
+            line = stack.pop()
+            yield line
+            inside = [Line(h, (*line.path, (line.start + k, v)), variation, line.start + k)
+                      for k, action in enumerate(line.actions) if action.variations
+                      for v, variation in enumerate(action.variations)]
+            stack.extend(reversed(inside))
+
+
+def note_languages(replay: Replay) -> list[str]:
+    """The languages the notes of a replay are written in (``"en"`` first when present),
+    every line walked (:func:`walk_lines`).
+
+    >>> import cardlab
+    >>> note_languages(cardlab.example("norwegian-review"))
+    ['en', 'no']
+    """
+    found: set[str] = set()
+    for hand in replay.hands:
+        if isinstance(hand.note, dict):
+            found.update(hand.note)
+    for line in walk_lines(replay.hands):
+        for action in line.actions:
+            if isinstance(action.note, dict):
+                found.update(action.note)
+    return sorted(found, key=lambda lang: (lang != "en", lang))
 
 
 def index_of_hand(replay: Replay, hand: object) -> int:
@@ -315,23 +365,8 @@ class Replay:
     def variation_paths(self, hand: int) -> list[LinePath]:
         """Every variation line of hand ``hand`` (counted from 1), depth first (the main line
         ``()`` not included)."""
-        out: list[LinePath] = []
-
-        def branches(path: LinePath, actions: list[Action], start: int
-                     ) -> Iterator[tuple[LinePath, list[Action], int]]:
-            for i in range(start, len(actions)):
-                for v, line in enumerate(actions[i].variations):
-                    yield (*path, (i, v)), actions[:i] + line, i
-
-        stack = [branches((), self.hands[index_of_hand(self, hand)].actions, 0)]
-        while stack:  # a stack of generators: depth first, as a recursion would go
-            found = next(stack[-1], None)
-            if found is None:
-                stack.pop()
-                continue
-            out.append(found[0])
-            stack.append(branches(*found))
-        return out
+        index = index_of_hand(self, hand)
+        return [line.path for line in walk_lines(self.hands[index:index + 1], index)][1:]
 
     def add_variation(self, hand: int, path: LinePath, index: int,
                       actions: Sequence[Action]) -> LinePath:
@@ -416,12 +451,14 @@ class Replay:
         display(ReplayViewer(self))
 
     def to_html(self, path: str | os.PathLike[str] | None = None, seat: str | None = None,
-                lang: str | None = None) -> str:
+                lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES) -> str:
         """The replay as one self-contained offline HTML page (the viewer, stepping, notes,
-        sheet and chart; ``seat``: that seat's view only). With ``path``, also write it."""
+        sheet and chart; ``seat``: that seat's view only). With ``path``, also write it.
+        A page over ``budget`` frames (:data:`cardlab.limits.MAX_PAGE_FRAMES`; None: no
+        budget) is refused with a :class:`~cardlab.errors.LimitError` (docs/viewer.md)."""
         from .view.page import page_html
 
-        page = page_html(self, seat=seat, lang=lang)
+        page = page_html(self, seat=seat, lang=lang, budget=budget)
         if path is not None:
             save_text(path, page)
         return page

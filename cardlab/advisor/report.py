@@ -108,15 +108,16 @@ def _seat_number(replay: Replay, seat: int | str | None) -> int | None:
 
 
 def played_text(replay: Replay, hand: int, index: int, action: Action) -> str:
-    """The played action's text as the eval record's keys write it (the engine's own
-    spelling; a file may spell an action another way, e.g. bids in another order)."""
+    """The played action's text as the eval record's keys write it: the action's own text,
+    since a loaded or recorded action is stored in the engine's spelling (the loader respells
+    ``PLAY CIRCLE5`` as ``play circle5``), so no lookup replays the hand. ``hand`` (from 1)
+    and ``index`` say where the action is, for the message if the record has no such key."""
     record = action.eval
-    if record is not None and action.act in record["values"]:
-        return action.act
-    from ..explore import line_state
-
-    state = line_state(replay, hand, (), index)
-    return state.action_text(state.parse_action(action.act))
+    if record is not None and action.act not in record["values"]:
+        raise OptionError(f"hand {hand}, action {index + 1}: the eval has no value for the "
+                          f"action played, {brief(action.act)} (a replay's actions are in "
+                          "the engine's spelling once loaded: load or validate it)")
+    return action.act
 
 
 def decisions(replay: Replay, seat: int | str | None = None,

@@ -29,15 +29,20 @@ Frames are sent as deltas: frame 0 whole, every later frame only the keys that c
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import json.encoder
 import re
-from collections.abc import Iterable, Iterator
+import secrets
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..errors import CardlabError
+from ..errors import CardlabError, LimitError
 from ..frames import note_languages
 from ..game import State
-from ..replay import Action, LinePath, Replay
+from ..limits import MAX_PAGE_FRAMES
+from ..replay import Action, LinePath, Replay, walk_lines
 from ..seatview import (
     seat_positions,
     visible_action,
@@ -108,11 +113,16 @@ class _View:
     ``base`` is everyone's view of the line (a movie holding every view), else relative to the
     seat's own frame before (a movie holding that seat's view alone)."""
 
-    def __init__(self, seat: int | None, base: _View | None = None) -> None:
+    def __init__(self, seat: int | None, base: _View | None = None,
+                 encode: Callable[[Any], str] | None = None) -> None:
         self.seat = seat
         self.base = base
-        self.frames: list[dict[str, Any]] = []
-        self.moves: list[dict[str, Any]] = []
+        # With ``encode`` (a page being written) each frame, and each move once its text is
+        # final, is kept as its JSON text: a few hundred bytes instead of a tree of dicts.
+        self.encode = encode
+        self.pack: Callable[[Any], Any] = encode or _same
+        self.frames: list[Any] = []
+        self.moves: list[Any] = []
         self.hands: list[dict[str, Any]] = []
         self.tricks: list[list[int]] = []
         self.labels: dict[int, str] = {}
@@ -138,7 +148,7 @@ class _View:
                 delta["seats"] = seats
             if alt != base.parts[2]:
                 delta["alt"] = alt
-            self.frames.append(delta)
+            self.frames.append(self.pack(delta))
             return
         frame = dict(public)
         frame["seats"] = {str(s): {**part, **private[s]}
@@ -146,9 +156,9 @@ class _View:
         if alt:
             frame["alt"] = alt
         if base is not None:  # everyone's frame of this step is its last (it goes first)
-            self.frames.append(_diff(base.last, frame))
+            self.frames.append(self.pack(_diff(base.last, frame)))
         else:
-            self.frames.append(_diff(self.last, frame) if self.frames else frame)
+            self.frames.append(self.pack(_diff(self.last, frame) if self.frames else frame))
         self.last = frame
 
     def full(self) -> dict[str, Any]:
@@ -268,7 +278,9 @@ def _add_move(ctx: Context, state: State, view: _View, act: tuple[int, str] | No
     if shown != text:
         move["x"] = [[step, move["x"]]]
         view.pending.append((move, actor, text))
-    view.moves.append(move)
+        view.moves.append(move)  # its text changes later: encoded at the line's end
+    else:
+        view.moves.append(view.pack(move))
 
 
 def _update_pending(ctx: Context, state: State, view: _View, step: int) -> None:
@@ -409,21 +421,102 @@ def _home(seats: list[str]) -> int:
     return seats.index("South") if "South" in seats and "North" in seats else 0
 
 
-def build_views(replay: Replay, seats: Iterable[int | None],
-                relative: bool = False) -> dict[str, Any]:
+def page_frames(replay: Replay, views: int) -> int:
+    """What a movie of ``views`` views of ``replay`` holds, counted as the page budget counts
+    it (:data:`cardlab.limits.MAX_PAGE_FRAMES`): every view's frames of every line (a
+    variation's line from its deal) and :data:`LINE_FRAMES` more per line and view, plus a
+    frame per :data:`PATH_ENTRIES_PER_FRAME` entries of the lines' paths (rounded up).
+    Counted from the tree alone, before anything is built.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")  # two hands, no variations
+    >>> page_frames(review, 1) == sum(len(hand.actions) + 1 + LINE_FRAMES
+    ...                               for hand in review.hands)
+    True
+    >>> page_frames(review, 5) == 5 * page_frames(review, 1)  # everyone's and 4 seats' views
+    True
+    """
+    frames = entries = 0
+    for line in walk_lines(replay.hands):
+        frames += views * (line.start + len(line.actions) + 1 + LINE_FRAMES)
+        entries += len(line.path)
+    return frames + -(-entries // PATH_ENTRIES_PER_FRAME)
+
+
+# What a line costs besides its frames, in frames: each view keeps per line its moves, its
+# hands and tricks, its label and its final sheet (about 2.5 kB, where a frame's text takes
+# 0.3-0.8 kB while the page is made), so many short variations cost what their count says.
+LINE_FRAMES = 4
+# A line's path is listed in the page as two numbers per entry: some bytes, so the budget
+# counts a frame per this many entries (a chain of variations 1,000 deep lists 500,500).
+PATH_ENTRIES_PER_FRAME = 32
+
+
+def check_page_budget(replay: Replay, views: int, budget: int | None,
+                      file: str | None = None) -> None:
+    """Refuse, before building anything, a movie over ``budget`` (:func:`page_frames`; None:
+    no budget) with a :class:`~cardlab.errors.LimitError` naming the file and the limit."""
+    if budget is None:
+        return
+    frames = page_frames(replay, views)
+    if frames > budget:
+        raise LimitError(
+            f"the page would hold {frames:,} frames ({views} view{'s' if views > 1 else ''} "
+            f"of every line, each line from its deal), more than the page budget "
+            f"max_page_frames={budget:,}; page a seat's view alone (--seat), or raise the "
+            f"budget with to_html(..., budget=N) or the CLI flag --page-budget N",
+            file=file, limit="max_page_frames", value=budget)
+
+
+@contextlib.contextmanager
+def _no_cycles() -> Iterator[None]:
+    """The cyclic garbage collector paused: a movie is a tree of new dicts, none in a cycle,
+    and a collection of a growing heap is repeated work (a third of a long movie's time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def build_views(replay: Replay, seats: Iterable[int | None], relative: bool = False,
+                encode: Callable[[Any], str] | None = None,
+                budget: int | None = MAX_PAGE_FRAMES, file: str | None = None
+                ) -> dict[str, Any]:
     """Every line walked once for the given views: ``{view key: [line data, ...]}`` (key
     ``""`` for everyone, else the seat's name). With ``relative`` (and everyone among the
-    views) a seat's frames are stored as what differs from everyone's at the same step."""
-    ctx = Context(replay)
+    views) a seat's frames are stored as what differs from everyone's at the same step.
+
+    A movie over ``budget`` (:func:`check_page_budget`) is refused before it is built;
+    ``encode`` keeps frames and moves as their JSON text (see :func:`json_pieces`)."""
     seat_list = list(seats)
-    lines = _lines(replay)
-    # (hand, parent path, action index) → [(line id, first action, line length)]
-    branches: dict[tuple[int, LinePath, int], list[tuple[int, Action, int]]] = {}
-    for lid, (hand, path) in enumerate(lines[1:], 1):
-        assert hand is not None
-        actions = replay.line(hand + 1, path)
-        at = path[-1][0]
-        branches.setdefault((hand, path[:-1], at), []).append((lid, actions[at], len(actions)))
+    check_page_budget(replay, len(seat_list), budget, file)
+    with _no_cycles():
+        return _build_views(replay, seat_list, relative, encode)
+
+
+def _build_views(replay: Replay, seat_list: list[int | None], relative: bool,
+                 encode: Callable[[Any], str] | None) -> dict[str, Any]:
+    ctx = Context(replay)
+    # the variation lines in movie order (as _lines), each with its whole line of actions
+    # (its parent's up to the branch, then its own), and per line (hand, path) the lines
+    # branching off it: action index → [(line id, first action, line length)]
+    lines: list[tuple[int, LinePath, list[Action]]] = []
+    whole: dict[tuple[int, LinePath], list[Action]] = {}
+    branches: dict[tuple[int, LinePath], dict[int, list[tuple[int, Action, int]]]] = {}
+    for found in walk_lines(replay.hands):
+        key = (found.hand_index, found.path)
+        if not found.path:
+            whole[key] = found.actions
+            continue
+        parent = (found.hand_index, found.path[:-1])
+        actions = whole[key] = whole[parent][:found.start] + found.actions
+        lines.append((found.hand_index, found.path, actions))
+        branches.setdefault(parent, {}).setdefault(found.start, []).append(
+            (len(lines), found.actions[0], len(actions)))
+    del whole
     relative = relative and None in seat_list
     order = sorted(seat_list, key=lambda s: s is not None)  # everyone first: the base
 
@@ -431,13 +524,13 @@ def build_views(replay: Replay, seats: Iterable[int | None],
         views: list[_View] = []
         for s in order:
             base = views[0] if relative and s is not None else None
-            views.append(_View(s, base))
+            views.append(_View(s, base, encode))
         return views
 
     out: dict[str, list[dict[str, Any]]] = {_key(replay, s): [] for s in seat_list}
     state = replay.new_state()
     deal_states: dict[int, tuple[State, list[int]]] = {}
-    wanted = {h for h, _ in lines[1:]}
+    wanted = {h for h, _, _ in lines}
     views = make_views()
     step = 0
     for h, record in enumerate(replay.hands):
@@ -445,8 +538,8 @@ def build_views(replay: Replay, seats: Iterable[int | None],
         at_deal = list(state.totals())
         if h in wanted:
             deal_states[h] = (state.clone(), at_deal)
-        own = {at: ids for (hh, p, at), ids in branches.items() if hh == h and not p}
-        _walk(ctx, state, _Line(h, record.actions, step, own), views, at_deal)
+        _walk(ctx, state, _Line(h, record.actions, step, branches.get((h, ()), {})), views,
+              at_deal)
         step += len(record.actions) + 1
     labels: dict[tuple[int | None, int], str] = {}
     analysed = any(view.evals for view in views)
@@ -457,12 +550,11 @@ def build_views(replay: Replay, seats: Iterable[int | None],
             starts = {entry["i"]: entry["s"] for entry in view.hands}
             data.update(decisions_data(replay, starts, step - 1, view.seat))
         out[_key(replay, view.seat)].append(data)
-    for lid, (hand, path) in enumerate(lines[1:], 1):
-        assert hand is not None
+    for lid, (hand, path, actions) in enumerate(lines, 1):
         start, at_deal = deal_states[hand]
-        own = {at: ids for (hh, p, at), ids in branches.items() if hh == hand and p == path}
         views = make_views()
-        _walk(ctx, start.clone(), _Line(hand, replay.line(hand + 1, path), 0, own), views, at_deal)
+        _walk(ctx, start.clone(), _Line(hand, actions, 0, branches.get((hand, path), {})),
+              views, at_deal)
         for view in views:
             labels.update({(view.seat, i): text for i, text in view.labels.items()})
             out[_key(replay, view.seat)].append(
@@ -474,9 +566,16 @@ def _key(replay: Replay, seat: int | None) -> str:
     return "" if seat is None else replay.seats[seat]
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 def _line_data(view: _View, label: str) -> dict[str, Any]:
     last = view.parts[0] if view.parts is not None else {}  # the last step's public part
-    data: dict[str, Any] = {"label": label, "frames": view.frames, "moves": view.moves,
+    moves = view.moves
+    if view.encode is not None:  # the moves whose text was still to change
+        moves = [m if isinstance(m, str) else view.encode(m) for m in moves]
+    data: dict[str, Any] = {"label": label, "frames": view.frames, "moves": moves,
                             "hands": view.hands, "tricks": view.tricks,
                             "final": {"sheet": last.get("sheet", []),
                                       "pts": last.get("pts", [])}}
@@ -513,8 +612,11 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
     if "" in views:  # everyone's view may name any card
         used = set(faces)
     else:  # a seat's movie names only the cards its view holds
-        body = json.dumps(views, ensure_ascii=False, separators=(",", ":"))
-        used = {tok for tok in _STRING.findall(body) if tok in faces}
+        try:
+            used = {tok for piece in json_pieces({"views": views}, _compact)
+                    for tok in _STRING.findall(piece) if tok in faces}
+        except ValueError:  # what allow_nan=False refuses
+            raise not_json() from None
     places = {key: _place(n, _home(replay.seats) if key == "" else replay.seats.index(key))
               for key in views}
     title = str(replay.meta.get("title") or _get(replay.game).title)
@@ -539,6 +641,74 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
 
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')  # every JSON string, escapes and all
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                            check_circular=False)
+# The C encoder made once (JSONEncoder.encode makes one per call, a third of the cost of
+# encoding a small frame); the same text as _ENCODER.encode, NaN and infinity refused.
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)  # CPython's, untyped
+_C_ENCODER = None if _MAKE_ENCODER is None else _MAKE_ENCODER(
+    None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False,
+    False)
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as compact JSON (no spaces, not ASCII-escaped), standard JSON only: NaN or
+    infinity raise ``ValueError`` (``allow_nan=False``).
+
+    >>> compact_json({"a": [1, 2.5, "é"]})
+    '{"a":[1,2.5,"é"]}'
+    """
+    if _C_ENCODER is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
+
+
+_compact = compact_json
+
+
+def not_json(file: str | None = None) -> CardlabError:
+    """The error for a movie holding a NaN or an infinity, which no page or viewer may carry
+    (``JSON.parse`` refuses it: the page would be blank)."""
+    where = f"{file}: " if file else ""
+    return CardlabError(f"{where}the page cannot be written: its data holds a number that "
+                        "JSON cannot hold (NaN or infinity)")
+
+
+def json_pieces(movie: dict[str, Any], encode: Callable[[Any], str],
+                release: bool = False) -> Iterator[str]:
+    """The JSON text of a movie in pieces that join to ``encode(movie)``, where the lines'
+    ``frames`` and ``moves`` may hold their items as JSON text already
+    (``build_views(..., encode=...)``). A JSON string never spans two pieces. With
+    ``release``, each item is dropped from the movie once given (the movie is spent).
+
+    >>> views = {"": [{"label": "x", "frames": ['{"a":1}', {"b": 2}], "moves": []}]}
+    >>> "".join(json_pieces({"views": views}, _compact))
+    '{"views":{"":[{"label":"x","frames":[{"a":1},{"b":2}],"moves":[]}]}}'
+    """
+    holes: list[list[Any]] = []
+    token = f"cardlab-{secrets.token_hex(8)}-"  # no string of the replay holds it
+
+    def hole(items: list[Any]) -> str:
+        holes.append(items)
+        return f"{token}{len(holes) - 1}"
+
+    views = {key: [dict(data, frames=hole(data["frames"]), moves=hole(data["moves"]))
+                   for data in lines] for key, lines in movie["views"].items()}
+    text = encode(dict(movie, views=views))
+    parts = re.split(f'"{token}(\\d+)"', text)
+    for k, part in enumerate(parts):
+        if k % 2 == 0:
+            yield part
+            continue
+        yield "["
+        items = holes[int(part)]
+        for i, item in enumerate(items):
+            if i:
+                yield ","
+            if release:
+                items[i] = None
+            yield item if isinstance(item, str) else encode(item)
+        yield "]"
 
 
 def frame_at(movie: dict[str, Any], step: int, line: int = 0, view: str = "") -> dict[str, Any]:

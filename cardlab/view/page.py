@@ -19,14 +19,24 @@ holds only that seat's view of the replay.
 from __future__ import annotations
 
 import html
-import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..files import write_text
+from ..errors import SaveError
+from ..files import write_bytes
+from ..limits import MAX_PAGE_FRAMES
 from ..replay import Replay
-from .movie import assemble, build_views, check_lang, seat_index
+from .movie import (
+    assemble,
+    build_views,
+    check_lang,
+    compact_json,
+    json_pieces,
+    not_json,
+    seat_index,
+)
 
 HERE = Path(__file__).parent
 EXPORT = "export default { render };"
@@ -68,11 +78,36 @@ def script_json(data: Any) -> str:
 
     >>> script_json({"x": "</script><b>&"})
     '{"x":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+
+    Standard JSON only: a NaN or an infinity (which ``JSON.parse`` refuses, leaving a blank
+    page) is a :class:`~cardlab.errors.CardlabError`, never written.
+
+    >>> script_json({"loss": float("inf")})
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.CardlabError: the page cannot be written: its data holds a number that \
+JSON cannot hold (NaN or infinity)
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _script_safe(json_text(data))
+
+
+def json_text(data: Any, file: str | None = None) -> str:
+    """``data`` as compact JSON, standard JSON only (``allow_nan=False``): a NaN or an
+    infinity is a :class:`~cardlab.errors.CardlabError` naming ``file``."""
+    try:
+        return _COMPACT(data)
+    except ValueError:  # what allow_nan=False refuses
+        raise not_json(file) from None
+
+
+_COMPACT = compact_json
+
+
+def _script_safe(text: str) -> str:
     for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
                          ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(char, escape)
+        if char in text:
+            text = text.replace(char, escape)
     return text
 
 
@@ -100,30 +135,57 @@ def _front_end() -> tuple[str, str]:
 
 
 def page_movie(replay: Replay, seat: int | str | None = None, lang: str | None = None,
-               views: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The movie a page embeds: every view, or with ``seat`` that seat's alone."""
+               views: dict[str, Any] | None = None, budget: int | None = MAX_PAGE_FRAMES,
+               file: str | None = None, encode: Callable[[Any], str] | None = None
+               ) -> dict[str, Any]:
+    """The movie a page embeds: every view, or with ``seat`` that seat's alone. A movie
+    over the page ``budget`` is refused before it is built (a
+    :class:`~cardlab.errors.LimitError` naming ``file`` and ``max_page_frames``)."""
     lang = check_lang(replay, lang)
     if seat is None:
         if views is None or "" not in views:
-            views = build_views(replay, [None, *range(len(replay.seats))], relative=True)
+            views = build_views(replay, [None, *range(len(replay.seats))], relative=True,
+                                encode=encode, budget=budget, file=file)
         movie = assemble(replay, views, lang, explore=False)
         movie["choices"] = list(views)
     else:
         index = seat_index(replay, seat)
         name = replay.seats[index]
-        movie = assemble(replay, build_views(replay, [index]), lang, explore=False)
+        movie = assemble(replay, build_views(replay, [index], encode=encode, budget=budget,
+                                             file=file), lang, explore=False)
         movie["choices"] = [name]
         movie["start"] = name
     return movie
 
 
 def page_html(replay: Replay, seat: int | str | None = None, lang: str | None = None,
-              views: dict[str, Any] | None = None) -> str:
-    """The whole page as a string (see the module's docstring)."""
-    movie = page_movie(replay, seat, lang, views)
+              views: dict[str, Any] | None = None, budget: int | None = MAX_PAGE_FRAMES,
+              file: str | None = None) -> str:
+    """The whole page as a string (see the module's docstring). A page over the ``budget``
+    (:data:`cardlab.limits.MAX_PAGE_FRAMES`) is refused before it is built, naming ``file``
+    (the replay) and the limit."""
+    return "".join(_page_parts(replay, seat, lang, views, budget, file))
+
+
+def page_bytes(replay: Replay, seat: int | str | None = None, lang: str | None = None,
+               budget: int | None = MAX_PAGE_FRAMES, file: str | None = None) -> bytes:
+    """The page of :func:`page_html` as UTF-8, made with less memory: each frame is JSON
+    text from when it is made, and is encoded and let go as the page is joined, so the
+    page's memory stays a small multiple of its size."""
+    return b"".join(part.encode("utf-8") for part in
+                    _page_parts(replay, seat, lang, None, budget, file, release=True))
+
+
+def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
+                views: dict[str, Any] | None, budget: int | None, file: str | None,
+                release: bool = False) -> Iterator[str]:
+    def encode(value: Any) -> str:
+        return json_text(value, file)
+
+    movie = page_movie(replay, seat, lang, views, budget, file, encode)
     js, css = _front_end()
     title = html.escape(str(movie["title"]))
-    return (
+    yield (
         "<!DOCTYPE html>\n"
         f'<html lang="{html.escape(movie["lang"])}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -134,10 +196,15 @@ def page_html(replay: Replay, seat: int | str | None = None, lang: str | None = 
         # the title as the page's heading, for screen readers (the viewer shows it itself)
         f'<body><main id="cardlab-root"><h1 style="position:absolute;left:-10000px;'
         f'width:1px;height:1px;overflow:hidden">{title}</h1></main>\n'
-        f'<script type="application/json" id="cardlab-movie">{script_json(movie)}</script>\n'
-        f'<script type="module">\n{js}\n{BOOT}</script>\n'
-        "</body></html>\n"
-    )
+        '<script type="application/json" id="cardlab-movie">')
+    try:  # the escapes of script_json, piece by piece (no escaped text spans two pieces)
+        for piece in json_pieces(movie, _COMPACT, release=release):
+            yield _script_safe(piece)
+    except ValueError:  # what allow_nan=False refuses
+        raise not_json(file) from None
+    del movie
+    yield (f'</script>\n<script type="module">\n{js}\n{BOOT}</script>\n'
+           "</body></html>\n")
 
 
 def page_iframe(replay: Replay, seat: str | None = None, lang: str | None = None,
@@ -151,9 +218,17 @@ def page_iframe(replay: Replay, seat: str | None = None, lang: str | None = None
 
 
 def write_page(replay: Replay, path: str | os.PathLike[str], seat: int | str | None = None,
-               lang: str | None = None) -> None:
-    """Write the page to ``path`` (atomically: a reader never sees half a page)."""
-    write_text(path, page_html(replay, seat, lang))
+               lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES,
+               file: str | None = None) -> None:
+    """Write the page to ``path`` (atomically: a reader never sees half a page); ``file``
+    names the replay in a refusal (the page budget, a number JSON cannot hold)."""
+    try:
+        data = page_bytes(replay, seat, lang, budget, file)
+    except UnicodeEncodeError as err:  # a lone surrogate, which a loaded replay never holds
+        raise SaveError(f"the page holds a character that UTF-8 cannot write ({err.reason})",
+                        file=os.fspath(path)) from None
+    write_bytes(path, data)
 
 
-__all__ = ["page_html", "page_iframe", "page_movie", "script_json", "write_page"]
+__all__ = ["json_text", "page_bytes", "page_html", "page_iframe", "page_movie",
+           "script_json", "write_page"]

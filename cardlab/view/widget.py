@@ -37,7 +37,7 @@ from ..errors import CardlabError
 from ..frames import require
 from ..replay import LinePath, Replay, index_of_hand
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
-from .page import module_source
+from .page import json_text, module_source
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
@@ -113,6 +113,7 @@ class ReplayViewer:
     def _build(self) -> None:
         seats: list[int | None] = [None, *range(len(self.replay.seats))]
         self._views = build_views(self.replay, seats, relative=True)
+        json_text(self._views)  # standard JSON or a CardlabError: a NaN blanks the viewer
         self._solo = {}
 
     def _movie_for(self, key: str) -> dict[str, Any]:
@@ -122,6 +123,7 @@ class ReplayViewer:
         else:
             if key not in self._solo:  # the seat's own movie, holding nothing else
                 self._solo[key] = build_views(self.replay, [self.replay.seats.index(key)])
+                json_text(self._solo[key])  # (the numbers of a movie are in its views)
             movie = assemble(self.replay, self._solo[key], self._lang, explore=True)
         movie["choices"] = choices
         return movie
