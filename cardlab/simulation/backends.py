@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CardlabError
+from ..workers import Lifeline, start_pool, stop_now
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
 
@@ -88,12 +89,12 @@ class Pool:
         self.reruns = 0
         self.done: dict[int, Chunk] = {}
         self.executor: Any = None
+        self.lifeline: Lifeline | None = None
 
     def _start(self) -> Any:
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                            initializer=_worker_init)
+        # One lifeline for the pools of this run (a broken pool is replaced by a new one).
+        self.executor, self.lifeline = start_pool(self.workers, _context(), _worker_init,
+                                                  lifeline=self.lifeline)
         return self.executor
 
     def chunks(self) -> Iterator[Chunk]:
@@ -162,28 +163,14 @@ class Pool:
         interrupted or failed run). ``now=False`` once every chunk is in: the idle workers
         are told to exit."""
         executor, self.executor = self.executor, None
-        if executor is None:
-            return
-        if not now:
-            executor.shutdown(wait=True)
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        # A worker stopped while it was sending its result leaves half a message in the
-        # result pipe, and the pool's manager thread would wait for the rest for ever (and
-        # so would shutdown, and the interpreter's exit). The workers' ends of the pipe are
-        # gone with them; closing this process's own gives the thread an end of file.
-        queue = getattr(executor, "_result_queue", None)
-        writer = getattr(queue, "_writer", None)
-        if writer is not None:
-            writer.close()
-        executor.shutdown(wait=True, cancel_futures=True)
+        if executor is not None:
+            if now:
+                stop_now(executor)
+            else:
+                executor.shutdown(wait=True)
+        if self.lifeline is not None:
+            self.lifeline.close()
+            self.lifeline = None
 
 
 PIP_SCALE = "pip install 'cardlab[scale]'"
