@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import CardlabError
+from ..errors import CardlabError, OptionError, brief
 from ..workers import Lifeline, start_pool, stop_now
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
@@ -186,16 +186,73 @@ def import_distributed() -> Any:
     return distributed
 
 
+MAX_CONNECT_TIMEOUT = 3600.0  # seconds: an hour; a longer wait is a mistake, not a plan
+
+
+def check_connect_timeout(timeout: object) -> float:
+    """``--connect-timeout``: a finite number of seconds above 0, at most
+    :data:`MAX_CONNECT_TIMEOUT`; else an :class:`~cardlab.errors.OptionError`.
+
+    >>> check_connect_timeout(2)
+    2.0
+    >>> check_connect_timeout(float("inf"))
+    Traceback (most recent call last):
+        ...
+    cardlab.errors.OptionError: --connect-timeout is a number of seconds above 0 and at ...
+    """
+    number = timeout if isinstance(timeout, (int, float)) and \
+        not isinstance(timeout, bool) else None
+    if number is None or not 0 < number <= MAX_CONNECT_TIMEOUT:  # False for nan too
+        raise OptionError(f"--connect-timeout is a number of seconds above 0 and at most "
+                          f"{MAX_CONNECT_TIMEOUT:g}, not {brief(timeout)}")
+    return float(number)
+
+
+def check_address(address: str) -> None:
+    """Refuse, before any connection, an address dask could not even try to reach: no port,
+    a port out of range, a scheme dask does not know (or lacks the package for).
+
+    dask's ``Client`` given such an address raises without closing itself, and its
+    finalizer prints a traceback some seconds later; checked here, no client is made.
+    """
+    from distributed.comm.addressing import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, _ = parse_address(address, strict=False)
+        get_backend(scheme)
+        if scheme != "inproc":  # this process's own scheduler: no host or port
+            _, port = get_address_host_port(address)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not between 1 and 65535")
+    except (ValueError, ImportError) as err:  # ucx: a known scheme, a missing package
+        why = " ".join(str(err).split()) or type(err).__name__
+        raise OptionError(f"--scheduler {brief(address)} is not a dask scheduler's address, "
+                          f"such as tcp://10.0.0.5:8786 ({why})") from None
+
+
 def connect(address: str, timeout: float) -> Any:
     """A ``dask.distributed.Client`` of the scheduler at ``address``, or a ``CardlabError``."""
-    if not timeout > 0:
-        raise CardlabError(f"--connect-timeout is a number of seconds above 0, not {timeout}")
+    timeout = check_connect_timeout(timeout)
     distributed = import_distributed()
+    check_address(address)
+
+    class Client(distributed.Client):  # type: ignore[misc,name-defined]
+        async def _start(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await super()._start(*args, **kwargs)
+            except Exception:
+                # dask closes a client that failed to start only after an OSError or an
+                # ImportError; after any other (a host name too long for DNS, no in-process
+                # scheduler) its finalizer tries, times out and prints a traceback.
+                await self._close(fast=True)
+                raise
+
     try:
-        return distributed.Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as err:
+        return Client(address, timeout=timeout, set_as_default=False)
+    except Exception as err:  # noqa: BLE001 - whatever dask raises, one line naming it
         why = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise CardlabError(f"cannot reach the dask scheduler at {address!r}: {why}") from None
+        raise CardlabError(f"cannot reach the dask scheduler at {brief(address)}: {why}") from None
 
 
 class Dask:
