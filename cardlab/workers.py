@@ -72,9 +72,22 @@ def start_pool(workers: int, context: Any = None, initializer: Any = None,
     from concurrent.futures import ProcessPoolExecutor
 
     line = Lifeline() if lifeline is None else lifeline
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(line.reader, line.writer, initializer, initargs))
+    pool: Any = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                    initargs=(line.reader, line.writer, initializer,
+                                              initargs))
+    # Every worker is started at the first submit, not one by one as tasks come: a worker
+    # started by a later submit could be added while the pool's manager thread, finding a
+    # dead worker, goes through the workers to terminate and join them (CPython 3.11 to
+    # 3.13 take no lock there), and that thread would then fail, or wait for ever on the
+    # new one, and so would the pool's shutdown.
+    pool._safe_to_dynamically_spawn_children = False
     return pool, line
+
+
+def broken(pool: Any) -> bool:
+    """Whether ``pool`` lost a worker (it then takes no task, and its tasks in flight are
+    lost, whether or not their futures say so)."""
+    return bool(getattr(pool, "_broken", False))
 
 
 def stop_now(pool: Any) -> None:

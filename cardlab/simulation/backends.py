@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
-from ..workers import Lifeline, start_pool, stop_now
+from ..workers import Lifeline, broken, start_pool, stop_now
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
 
 MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
 AHEAD = 2  # chunks in flight per worker
+BROKEN_CHECK = 1.0  # seconds between looks at whether the pool broke without saying so
 
 
 def cpu_count() -> int:
@@ -127,29 +128,33 @@ class Pool:
                 if suspect:
                     break
             if not running:  # the pool broke with nothing in flight: start a new one
-                executor.shutdown(wait=True, cancel_futures=True)
+                stop_now(executor)
                 executor = self._start()
                 continue
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            broken = []
+            finished, _ = wait(running, timeout=BROKEN_CHECK, return_when=FIRST_COMPLETED)
+            lost_now = []
             for future in finished:
                 index = running.pop(future)
                 try:
                     self.done[index] = future.result()
                 except BrokenProcessPool:
-                    broken.append(index)
-            if broken:
+                    lost_now.append(index)
+            if not finished and broken(executor):
+                # Broken, yet no future says so: a task submitted while the pool's manager
+                # thread was failing the others (it takes no lock) is never failed itself.
+                lost_now.append(running.pop(next(iter(running))))
+            if lost_now:
                 # The pool is gone: every chunk still running in it is lost too.
-                broken.extend(running.values())
+                lost_now.extend(running.values())
                 running.clear()
-                executor.shutdown(wait=True, cancel_futures=True)
-                for index in broken:
+                stop_now(executor)  # bounded: a stuck worker is killed, not waited for
+                for index in lost_now:
                     lost[index] += 1
-                    if len(broken) == 1 and lost[index] >= MAX_ATTEMPTS:
+                    if len(lost_now) == 1 and lost[index] >= MAX_ATTEMPTS:
                         raise _gave_up(self.spec, index, "its worker process died")
-                todo.extend(sorted(broken, reverse=True))
+                todo.extend(sorted(lost_now, reverse=True))
                 todo.sort(reverse=True)
-                self.reruns += len(broken)
+                self.reruns += len(lost_now)
                 executor = self._start()
             while following in self.done:
                 yield self.done.pop(following)
