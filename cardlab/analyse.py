@@ -149,22 +149,35 @@ def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: in
         for task in tasks:
             yield task, _evaluate(replay, task, rollouts, bot)
         return
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
-    # Each worker loads the replay once; a task is three numbers, a result one record.
-    with ProcessPoolExecutor(workers, initializer=_start_worker,
-                             initargs=(replay.to_json(), rollouts, bot)) as pool:
-        with _no_interrupt():  # the workers start (fork) ignoring Ctrl-C: see _start_worker
-            pending = {pool.submit(_work, task): task for task in tasks}
+    from .workers import start_pool, stop_now
+
+    # Each worker loads the replay once; a task is three numbers, a result one record. The
+    # workers exit with this process, however it ends (cardlab/workers.py).
+    with _no_interrupt():  # the workers start (fork) ignoring Ctrl-C: see _start_worker
+        pool, lifeline = start_pool(workers, initializer=_start_worker,
+                                    initargs=(replay.to_json(), rollouts, bot))
         try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
+            pending = {pool.submit(_work, task): task for task in tasks}
         except BaseException:
-            for future in pending:
-                future.cancel()
+            stop_now(pool)
+            lifeline.close()
             raise
+    try:
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield pending.pop(future), future.result()
+    except BaseException:
+        # Interrupted, failed, or the caller stopped reading: the tasks in flight are not
+        # waited for (one can take minutes).
+        stop_now(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        lifeline.close()
 
 
 @contextlib.contextmanager
@@ -198,10 +211,6 @@ def _start_worker(text: str, rollouts: int, bot: str) -> None:
     # Ctrl-C reaches the whole process group: the parent stops the work (the CLI exits 130);
     # a worker interrupted mid-task would print a traceback. (A forked worker ignores it from
     # the start, by _no_interrupt; a spawned one from here.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    # Ctrl-C reaches the whole process group: the parent stops the work (and says nothing
-    # more than the CLI's exit 130); a worker interrupted mid-task would print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot)

@@ -196,12 +196,16 @@ def _open_descriptor(path: str | os.PathLike[str]) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def check_target(path: str | os.PathLike[str]) -> None:
-    """Raise :class:`~cardlab.errors.SaveError` now if ``path`` plainly cannot be written.
+def check_target(path: str | os.PathLike[str], seekable: bool = False) -> None:
+    """Raise :class:`~cardlab.errors.SaveError` now if ``path`` cannot be written.
 
-    A cheap look before long work (the CLI checks ``--out`` before the bots play a whole game):
-    a missing folder, a folder, a name too long, a path under a file. Permission and a full
-    disk show only when writing.
+    The look before long work (every command checks its outputs before the bots play a game,
+    the advisor analyses, or a pool starts): a missing folder, a folder, a name too long, a
+    path under a file; a folder this process may not write in (an empty file is created
+    there and removed); a FIFO that nothing reads (it is then held open until written, so
+    its reader does not see an end of file in between); a device that refuses writes
+    (``/dev/full``). A disk that fills up later shows only when writing. ``seekable``: the
+    writer moves about in the file (a Parquet table), so a FIFO or a terminal is refused.
 
     >>> check_target("docs")
     Traceback (most recent call last):
@@ -212,11 +216,77 @@ def check_target(path: str | os.PathLike[str]) -> None:
         return
     real, shown = _resolve(path)
     try:
-        _preflight(real, shown)
+        st = _preflight(real, shown)
+        if st is not None and _is_stream(st):
+            _probe_stream(real, st, seekable)
+        else:
+            _probe_folder(real)
     except SaveError:
         raise
     except OSError as err:
         raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+# FIFOs opened by check_target, by (device, inode): held open until written, as a reader that
+# saw the check's descriptor close would take it for the end of the data and stop reading.
+_HELD: dict[tuple[int, int], int] = {}
+
+
+def _is_stream(st: os.stat_result) -> bool:
+    return stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)
+
+
+def _open_stream(target: Path, st: os.stat_result) -> int:
+    """A descriptor to write ``target`` (a device or FIFO): the one check_target holds, or
+    a new one. A FIFO nobody reads fails at once (ENXIO), instead of hanging."""
+    fifo = stat.S_ISFIFO(st.st_mode)
+    held = _HELD.pop((st.st_dev, st.st_ino), None) if fifo else None
+    if held is not None:
+        return held
+    fd = os.open(target, os.O_WRONLY | _CLOEXEC | (os.O_NONBLOCK if fifo else 0))
+    if fifo:
+        os.set_blocking(fd, True)
+    return fd
+
+
+def _probe_stream(target: Path, st: os.stat_result, seekable: bool) -> None:
+    try:
+        fd = _open_stream(target, st)
+    except OSError as err:
+        if err.errno == E.ENXIO and not stat.S_ISFIFO(st.st_mode):  # a device, not a reader
+            raise SaveError("no such device", file=os.fspath(target), errno=err.errno) from None
+        raise
+    try:
+        os.write(fd, b"")  # nothing is written; a device that refuses writes says so here
+        if seekable:
+            try:
+                os.lseek(fd, 0, os.SEEK_CUR)
+            except OSError:
+                raise SaveError("is a pipe or a terminal, and a table is written by seeking "
+                                "in its file; give a file name", file=os.fspath(target)
+                                ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    if stat.S_ISFIFO(st.st_mode):
+        _HELD[(st.st_dev, st.st_ino)] = fd
+    else:
+        os.close(fd)
+
+
+def _release(st: os.stat_result) -> None:
+    """Close the descriptor check_target holds on a FIFO, if any: its reader sees the end."""
+    fd = _HELD.pop((st.st_dev, st.st_ino), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def _probe_folder(target: Path) -> None:
+    # What the save itself will do first: create a file beside the target (then remove it).
+    probe = target.parent / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
+    os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW,
+                     0o600))
+    os.unlink(probe)
 
 
 def _resolve(path: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -249,7 +319,7 @@ def _preflight(target: Path, shown: str) -> os.stat_result | None:
         st = None  # reported below, by name
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise SaveError("is a folder", file=shown, errno=E.EISDIR)
-    if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+    if st is not None and _is_stream(st):
         return st
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise SaveError("is not a regular file", file=shown)
@@ -267,8 +337,8 @@ def _preflight(target: Path, shown: str) -> os.stat_result | None:
 
 def _write(target: Path, data: bytes, shown: str) -> None:
     st = _preflight(target, shown)
-    if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-        _write_stream(target, data, stat.S_ISFIFO(st.st_mode))
+    if st is not None and _is_stream(st):
+        _write_stream(target, data, st)
         return
     folder = target.parent
     _remove_stale(target)
@@ -311,12 +381,9 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _write_stream(target: Path, data: bytes, fifo: bool) -> None:
-    # O_NONBLOCK so a FIFO nobody reads fails at once (ENXIO) instead of hanging.
-    fd = os.open(target, os.O_WRONLY | _CLOEXEC | (os.O_NONBLOCK if fifo else 0))
+def _write_stream(target: Path, data: bytes, st: os.stat_result) -> None:
+    fd = _open_stream(target, st)
     try:
-        if fifo:
-            os.set_blocking(fd, True)
         _write_all(fd, data)
     finally:
         os.close(fd)
@@ -381,8 +448,8 @@ class AtomicTarget:
         try:
             st = _preflight(real, self.shown)
             self.target = real
-            self.direct = st is not None and (stat.S_ISCHR(st.st_mode) or
-                                              stat.S_ISFIFO(st.st_mode))
+            self.stream = st if st is not None and _is_stream(st) else None
+            self.direct = self.stream is not None
             if self.direct:
                 self.path = real
                 return
@@ -403,7 +470,8 @@ class AtomicTarget:
 
     def commit(self) -> None:
         """Put the written file in place (see the class's docstring)."""
-        if self.direct:
+        if self.stream is not None:
+            _release(self.stream)
             return
         try:
             fd = os.open(self.path, os.O_RDONLY | _CLOEXEC)
@@ -419,7 +487,8 @@ class AtomicTarget:
 
     def abort(self) -> None:
         """Remove the temporary file; the target is left as it was."""
-        if self.direct:
+        if self.stream is not None:
+            _release(self.stream)
             return
         try:
             os.unlink(self.path)

@@ -129,6 +129,14 @@ CASES: list[tuple[list[str], list[str]]] = [
                                                   "permission denied"]),
     ([*PLAY, "--out", "@a-file/x.json"], ["a-file/x.json", "a-file is a file, not a folder"]),
     ([*PLAY, "--out", "@full.json"], ["full.json", "disk full"]),
+    # outputs are checked before the work: a FIFO nothing reads, a device refusing writes
+    ([*PLAY, "--out", "@a-fifo"], ["a-fifo: cannot save: nothing is reading from it"]),
+    (["analyse", "@review.json", "-o", "@a-fifo"],
+     ["a-fifo: cannot save: nothing is reading from it"]),
+    (["analyse", "@review.json", "-o", "/dev/full"], ["/dev/full: cannot save: disk full"]),
+    (["analyse", "@review.json", "-o", "/sys/cardlab-test.json"],
+     ["/sys/cardlab-test.json: cannot save: permission denied"]),
+    (["analyse", "@review.json", "-o", "@a-file/x.json"], ["a-file is a file, not a folder"]),
     # files that cannot be read as a replay
     (["validate", "missing.json"], ["missing.json", "no such file"]),
     (["show", "missing.json"], ["missing.json", "no such file"]),
@@ -183,6 +191,8 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["html", "@review.json", "-o", "@a-folder"], ["a-folder", "is a folder"]),
     (["html", "@review.json", "-o", "no-folder/x.html"], ["no such folder 'no-folder'"]),
     (["html", "@review.json", "-o", "@full.json"], ["full.json", "disk full"]),
+    (["html", "@review.json", "-o", "@a-fifo"],
+     ["a-fifo: cannot save: nothing is reading from it"]),
     (["html", "@review.json", "--seat", "Bob"], ["no seat 'Bob'", "Tone, Remo"]),
     (["html", "@review.json", "--lang", "xx"], ["no notes in language 'xx'"]),
     (["html", "@review.json", "--limit", "max_hands=1"], ["$.hands", "max_hands=1"]),

@@ -322,6 +322,52 @@ def test_a_device_or_fifo_is_written_into_not_replaced(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+def test_check_target_refuses_a_fifo_nothing_reads_and_a_device_refusing_writes(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(SaveError, match="pipe: cannot save: nothing is reading from it"):
+        check_target(fifo)
+    with pytest.raises(SaveError, match="/dev/full: cannot save: disk full"):
+        check_target("/dev/full")
+    check_target("/dev/null")
+
+
+def test_check_target_holds_a_read_fifo_open_until_it_is_written(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        check_target(fifo)
+        # A writer is still there: the reader waits (no end of file between check and save).
+        with pytest.raises(BlockingIOError):
+            os.read(reader, 100)
+        write_text(fifo, "after the check\n")
+        assert os.read(reader, 100) == b"after the check\n"
+        assert os.read(reader, 100) == b""  # the save is done: now the end
+    finally:
+        os.close(reader)
+
+
+def test_check_target_refuses_a_folder_it_may_not_write_in():
+    base = Path(tempfile.mkdtemp(prefix="cardlab-test-"))
+    try:
+        base.chmod(0o755)
+        folder = base / "read-only"
+        folder.mkdir()
+        folder.chmod(0o555)
+
+        def check():
+            check_target(folder / "game.json")
+            raise SaveError("no error", file="")
+
+        said = _in_a_child_as_nobody(check)
+        assert said == f"{folder}/game.json: cannot save: permission denied"
+        assert os.listdir(folder) == []  # the probe file is gone
+    finally:
+        (base / "read-only").chmod(0o755)
+        shutil.rmtree(base)
+
+
 def test_an_open_descriptor_is_written_through_as_a_shell_redirection_would(tmp_path):
     out = tmp_path / "redirected.txt"
     with open(out, "wb") as handle:  # like `cardlab play --out /dev/stdout > redirected.txt`

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def cardlab(*args: str, cwd: Path, env: dict[str, str] | None = None):
     return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
-                          text=True, cwd=cwd, env=env)
+                          text=True, cwd=cwd, env=env, timeout=120)
 
 
 BAD = {
@@ -64,13 +64,43 @@ BAD = {
     "unreachable scheduler": (["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9",
                                "--connect-timeout", "1", "-o", "r.parquet"],
                               "cannot reach the dask scheduler at 'tcp://127.0.0.1:9'"),
+    # outputs are checked before the work: a FIFO nothing reads (it would block for ever),
+    # a FIFO read by someone (Parquet is written by seeking), a device that refuses writes
+    "FIFO without a reader": (["simulate", "whot", "-o", "fifo"],
+                              "fifo: cannot save: nothing is reading from it"),
+    "games table a FIFO": (["simulate", "whot", "-o", "g"],
+                           "g.games.parquet: cannot save: nothing is reading from it"),
+    "device that refuses writes": (["simulate", "whot", "-o", "/dev/full"],
+                                   "/dev/full: cannot save: disk full"),
+    "a device without seeking": (["simulate", "whot", "-o", "/dev/stderr"],
+                                 "/dev/stderr: cannot save: is a stream; give a file name"),
 }
+# A bad dask argument: one line before any connection, and nothing after it (dask's client
+# once printed "Exception ignored in Client.__del__ ... TimeoutError" seconds later; the
+# command is run to its end, so such a line would be seen).
+BAD_ADDRESSES = ["garbage!!", "", "ftp://10.0.0.5:8786", "tcp://127.0.0.1:99999",
+                 "tcp://127.0.0.1:0", "tcp://127.0.0.1:port", "ucx://127.0.0.1:1"]
+for address in BAD_ADDRESSES:
+    BAD[f"address {address!r}"] = (["simulate", "whot", "--scheduler", address, "-o",
+                                    "r.parquet"], "is not a dask scheduler's address")
+for timeout in ["inf", "-inf", "1e308", "nan", "0", "-1", "3600.001"]:
+    BAD[f"connect timeout {timeout}"] = (
+        ["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9", f"--connect-timeout={timeout}",
+         "-o", "r.parquet"],
+        "--connect-timeout is a number of seconds above 0 and at most 3600, not ")
+BAD["a client that fails to start"] = (  # past the address check: dask fails, then closes
+    ["simulate", "whot", "--scheduler", f"tcp://{'x' * 300}:8786", "-o", "r.parquet"],
+    "cannot reach the dask scheduler at 'tcp://xxx")
+BAD["no in-process scheduler"] = (["simulate", "whot", "--scheduler", "inproc://nothing"],
+                                  "cannot reach the dask scheduler at 'inproc://nothing'")
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_bad_input_is_one_line_exit_2_and_nothing_written(case, tmp_path):
     args, words = BAD[case]
     (tmp_path / "taken").write_text("a file, not a folder\n")
+    os.mkfifo(tmp_path / "fifo")
+    os.mkfifo(tmp_path / "g.games.parquet")
     before = sorted(os.listdir(tmp_path))
     proc = cardlab(*args, "--games" if "--games" not in args else "--no-progress",
                    *(["3"] if "--games" not in args else []), cwd=tmp_path)
@@ -80,6 +110,39 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(case, tmp_path):
     assert lines[0].startswith(("cardlab: error: ", "cardlab simulate: error: "))
     assert proc.stdout == ""
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_fifo_that_is_read_is_refused_too_as_parquet_is_written_by_seeking(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    reader = os.open(tmp_path / "fifo", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        proc = cardlab("simulate", "whot", "--games", "3", "-o", "fifo", cwd=tmp_path)
+        assert os.read(reader, 100) == b""  # nothing was written into it, and it was let go
+    finally:
+        os.close(reader)
+    assert proc.returncode == 2
+    assert proc.stderr == ("cardlab: error: fifo: cannot save: is a pipe or a terminal, and a "
+                           "table is written by seeking in its file; give a file name\n")
+    assert os.listdir(tmp_path) == ["fifo"]
+
+
+def test_a_disk_that_fills_up_during_the_run_is_named(tmp_path, monkeypatch):
+    import errno
+
+    import pyarrow.parquet as pq
+
+    from cardlab.errors import SaveError
+    from cardlab.simulation.api import run
+
+    def full(self, table, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    spec = make_spec("whot", games=2, bots="random", options={"rubber": "single"})
+    with pytest.raises(SaveError) as caught:
+        run(spec, workers=0, out=tmp_path / "r.parquet", progress=False)
+    assert str(caught.value) == f"{tmp_path / 'r.parquet'}: cannot save: disk full"
+    assert os.listdir(tmp_path) == []  # no table, no temporary file
 
 
 def test_without_dask_the_scheduler_says_how_to_install_it(tmp_path):

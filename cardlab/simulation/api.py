@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardlabError, OptionError, SaveError, brief
-from ..files import AtomicTarget, check_target, write_text
+from ..files import AtomicTarget, check_target, reason, write_text
 from ..frames import require
 from ..game import get_game
 from . import summary as _summary
@@ -93,6 +93,18 @@ def to_frame(table: Any, spec: Spec) -> Any:
     return frame
 
 
+@contextlib.contextmanager
+def _naming(name: str) -> Iterator[None]:
+    """An operating-system error while writing ``name`` (a full disk) as a SaveError naming
+    it: pyarrow's own error names no file."""
+    try:
+        yield
+    except SaveError:
+        raise
+    except OSError as err:
+        raise SaveError(reason(err), file=name, errno=err.errno) from None
+
+
 class _Sink:
     """The two Parquet files of a run, streamed row group by row group, put in place
     atomically at the end (or, interrupted, with the games that finished)."""
@@ -116,13 +128,16 @@ class _Sink:
         self.games = 0
 
     def write(self, chunk: Chunk) -> None:
-        self.writers[0].write_table(chunk.hands)
-        self.writers[1].write_table(chunk.games)
+        for name, writer, table in zip(self.names, self.writers, (chunk.hands, chunk.games),
+                                       strict=True):
+            with _naming(name):
+                writer.write_table(table)
         self.games += chunk.count
 
     def commit(self) -> None:
-        for writer in self.writers:
-            writer.close()
+        for name, writer in zip(self.names, self.writers, strict=True):
+            with _naming(name):
+                writer.close()
         # The games table first: once the hands file is in place, its games file is too.
         for target in reversed(self.targets):
             target.commit()
@@ -184,7 +199,7 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
     if out is not None:
         games_out = games_path(out) if games_out is None else games_out
         for path in (out, games_out):
-            check_target(path)
+            check_target(path, seekable=True)  # Parquet: a FIFO or a terminal cannot hold it
         if os.path.abspath(os.fspath(out)) == os.path.abspath(os.fspath(games_out)) and \
                 os.fspath(out) != os.devnull:
             raise OptionError("the hands table and the games table would be the same file")

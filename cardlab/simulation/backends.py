@@ -17,12 +17,14 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import CardlabError
+from ..errors import CardlabError, OptionError, brief
+from ..workers import Lifeline, broken, start_pool, stop_now
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
 
 MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
 AHEAD = 2  # chunks in flight per worker
+BROKEN_CHECK = 1.0  # seconds between looks at whether the pool broke without saying so
 
 
 def cpu_count() -> int:
@@ -88,12 +90,12 @@ class Pool:
         self.reruns = 0
         self.done: dict[int, Chunk] = {}
         self.executor: Any = None
+        self.lifeline: Lifeline | None = None
 
     def _start(self) -> Any:
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                            initializer=_worker_init)
+        # One lifeline for the pools of this run (a broken pool is replaced by a new one).
+        self.executor, self.lifeline = start_pool(self.workers, _context(), _worker_init,
+                                                  lifeline=self.lifeline)
         return self.executor
 
     def chunks(self) -> Iterator[Chunk]:
@@ -126,29 +128,33 @@ class Pool:
                 if suspect:
                     break
             if not running:  # the pool broke with nothing in flight: start a new one
-                executor.shutdown(wait=True, cancel_futures=True)
+                stop_now(executor)
                 executor = self._start()
                 continue
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            broken = []
+            finished, _ = wait(running, timeout=BROKEN_CHECK, return_when=FIRST_COMPLETED)
+            lost_now = []
             for future in finished:
                 index = running.pop(future)
                 try:
                     self.done[index] = future.result()
                 except BrokenProcessPool:
-                    broken.append(index)
-            if broken:
+                    lost_now.append(index)
+            if not finished and broken(executor):
+                # Broken, yet no future says so: a task submitted while the pool's manager
+                # thread was failing the others (it takes no lock) is never failed itself.
+                lost_now.append(running.pop(next(iter(running))))
+            if lost_now:
                 # The pool is gone: every chunk still running in it is lost too.
-                broken.extend(running.values())
+                lost_now.extend(running.values())
                 running.clear()
-                executor.shutdown(wait=True, cancel_futures=True)
-                for index in broken:
+                stop_now(executor)  # bounded: a stuck worker is killed, not waited for
+                for index in lost_now:
                     lost[index] += 1
-                    if len(broken) == 1 and lost[index] >= MAX_ATTEMPTS:
+                    if len(lost_now) == 1 and lost[index] >= MAX_ATTEMPTS:
                         raise _gave_up(self.spec, index, "its worker process died")
-                todo.extend(sorted(broken, reverse=True))
+                todo.extend(sorted(lost_now, reverse=True))
                 todo.sort(reverse=True)
-                self.reruns += len(broken)
+                self.reruns += len(lost_now)
                 executor = self._start()
             while following in self.done:
                 yield self.done.pop(following)
@@ -162,28 +168,14 @@ class Pool:
         interrupted or failed run). ``now=False`` once every chunk is in: the idle workers
         are told to exit."""
         executor, self.executor = self.executor, None
-        if executor is None:
-            return
-        if not now:
-            executor.shutdown(wait=True)
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        # A worker stopped while it was sending its result leaves half a message in the
-        # result pipe, and the pool's manager thread would wait for the rest for ever (and
-        # so would shutdown, and the interpreter's exit). The workers' ends of the pipe are
-        # gone with them; closing this process's own gives the thread an end of file.
-        queue = getattr(executor, "_result_queue", None)
-        writer = getattr(queue, "_writer", None)
-        if writer is not None:
-            writer.close()
-        executor.shutdown(wait=True, cancel_futures=True)
+        if executor is not None:
+            if now:
+                stop_now(executor)
+            else:
+                executor.shutdown(wait=True)
+        if self.lifeline is not None:
+            self.lifeline.close()
+            self.lifeline = None
 
 
 PIP_SCALE = "pip install 'cardlab[scale]'"
@@ -199,16 +191,73 @@ def import_distributed() -> Any:
     return distributed
 
 
+MAX_CONNECT_TIMEOUT = 3600.0  # seconds: an hour; a longer wait is a mistake, not a plan
+
+
+def check_connect_timeout(timeout: object) -> float:
+    """``--connect-timeout``: a finite number of seconds above 0, at most
+    :data:`MAX_CONNECT_TIMEOUT`; else an :class:`~cardlab.errors.OptionError`.
+
+    >>> check_connect_timeout(2)
+    2.0
+    >>> check_connect_timeout(float("inf"))
+    Traceback (most recent call last):
+        ...
+    cardlab.errors.OptionError: --connect-timeout is a number of seconds above 0 and at ...
+    """
+    number = timeout if isinstance(timeout, (int, float)) and \
+        not isinstance(timeout, bool) else None
+    if number is None or not 0 < number <= MAX_CONNECT_TIMEOUT:  # False for nan too
+        raise OptionError(f"--connect-timeout is a number of seconds above 0 and at most "
+                          f"{MAX_CONNECT_TIMEOUT:g}, not {brief(timeout)}")
+    return float(number)
+
+
+def check_address(address: str) -> None:
+    """Refuse, before any connection, an address dask could not even try to reach: no port,
+    a port out of range, a scheme dask does not know (or lacks the package for).
+
+    dask's ``Client`` given such an address raises without closing itself, and its
+    finalizer prints a traceback some seconds later; checked here, no client is made.
+    """
+    from distributed.comm.addressing import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, _ = parse_address(address, strict=False)
+        get_backend(scheme)
+        if scheme != "inproc":  # this process's own scheduler: no host or port
+            _, port = get_address_host_port(address)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not between 1 and 65535")
+    except (ValueError, ImportError) as err:  # ucx: a known scheme, a missing package
+        why = " ".join(str(err).split()) or type(err).__name__
+        raise OptionError(f"--scheduler {brief(address)} is not a dask scheduler's address, "
+                          f"such as tcp://10.0.0.5:8786 ({why})") from None
+
+
 def connect(address: str, timeout: float) -> Any:
     """A ``dask.distributed.Client`` of the scheduler at ``address``, or a ``CardlabError``."""
-    if not timeout > 0:
-        raise CardlabError(f"--connect-timeout is a number of seconds above 0, not {timeout}")
+    timeout = check_connect_timeout(timeout)
     distributed = import_distributed()
+    check_address(address)
+
+    class Client(distributed.Client):  # type: ignore[misc,name-defined]
+        async def _start(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await super()._start(*args, **kwargs)
+            except Exception:
+                # dask closes a client that failed to start only after an OSError or an
+                # ImportError; after any other (a host name too long for DNS, no in-process
+                # scheduler) its finalizer tries, times out and prints a traceback.
+                await self._close(fast=True)
+                raise
+
     try:
-        return distributed.Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as err:
+        return Client(address, timeout=timeout, set_as_default=False)
+    except Exception as err:  # noqa: BLE001 - whatever dask raises, one line naming it
         why = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise CardlabError(f"cannot reach the dask scheduler at {address!r}: {why}") from None
+        raise CardlabError(f"cannot reach the dask scheduler at {brief(address)}: {why}") from None
 
 
 class Dask:
