@@ -42,7 +42,7 @@ from typing import Any
 
 from .cursor import walk
 from .errors import OptionError, brief
-from .loader import EVAL_BOTS, EVAL_ROLLOUTS_MAX
+from .loader import EVAL_BOTS, check_rollouts
 from .replay import Replay
 
 SEED_BITS = 53  # a derived seed stays an exact number in JavaScript too (the viewer reads it)
@@ -91,10 +91,7 @@ def decision_points(replay: Replay, seat: int | None = None) -> list[DecisionPoi
 def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed: object,
                   bot: object, workers: object) -> int | None:
     """Refuse a bad option before any work, naming it; return the seat number (or None)."""
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-        raise OptionError(f"rollouts is a whole number of at least 1, not {brief(rollouts)}")
-    if rollouts > EVAL_ROLLOUTS_MAX:  # what a replay's eval record may say
-        raise OptionError(f"rollouts is at most {EVAL_ROLLOUTS_MAX:,}, not {rollouts:,}")
+    check_rollouts(rollouts)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed is a whole number, not {brief(seed)}")
     if bot not in EVAL_BOTS:

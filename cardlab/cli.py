@@ -24,7 +24,7 @@ from .bots import KINDS, make_bot
 from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
-from .limits import MAX_PAGE_FRAMES, Limits
+from .limits import MAX_PAGE_FRAMES, Limits, whole_number
 from .replay import Replay, load, note_languages
 from .table import new_game
 from .text import render_steps
@@ -99,11 +99,11 @@ def _seed(text: str) -> int | str:
 
 def _budget(text: str) -> int:
     """``--page-budget N``: a whole number of at least 1 (commas and underscores allowed)."""
-    digits = text.strip().replace("_", "").replace(",", "")
-    if not (digits.isdecimal() and digits.isascii() and len(digits) <= 18 and int(digits)):
+    number = whole_number(text)
+    if not number:  # None, or 0
         raise argparse.ArgumentTypeError(f"a page budget is a whole number of at least 1, "
                                          f"not {text!r}")
-    return int(digits)
+    return number
 
 
 def _seats(text: str | None) -> list[str] | None:

@@ -74,14 +74,27 @@ class Limits:
             if key not in cls.names():
                 raise OptionError(f"there is no limit {name!r}; the limits are "
                                   f"{', '.join(cls.names())}")
-            text = str(raw).strip().replace("_", "").replace(",", "")
-            if not (text.isdecimal() and text.isascii() and len(text) <= 18):
+            number = whole_number(raw)
+            if number is None:
                 raise OptionError(f"limit {key} takes a whole number, not {raw!r}")
-            values[key] = int(text)
+            values[key] = number
         return dataclasses.replace(base or DEFAULT_LIMITS, **values)
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def whole_number(raw: str | int) -> int | None:
+    """``raw`` read as a whole number of at most 18 digits, commas and underscores allowed
+    (``"1,000_000"``), as a command line gives it; None if it is not one.
+
+    >>> whole_number(" 1,000_000 "), whole_number("-3"), whole_number("1e9")
+    (1000000, None, None)
+    """
+    text = str(raw).strip().replace("_", "").replace(",", "")
+    if not (text.isdecimal() and text.isascii() and len(text) <= 18):
+        return None
+    return int(text)
 
 
 def exceeded(name: str, limit: int, found: str, *, file: str | None = None,

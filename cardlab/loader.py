@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import strictjson
-from .errors import CardlabError, IllegalActionError, ReplayError, brief
+from .errors import CardlabError, IllegalActionError, OptionError, ReplayError, brief
 from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, Limits, exceeded
 from .seats import seat_name_problem
@@ -47,6 +47,25 @@ EVAL_VALUE_MAX = 1e9  # |mean|
 EVAL_STDERR_MAX = 1e9
 EVAL_ROLLOUTS_MAX = 10**9
 EVAL_SEED_MAX = 2**53 - 1  # |seed|
+
+
+def check_rollouts(rollouts: object) -> int:
+    """The ``rollouts`` option of the advisor (``evaluate``, ``analyse``, the bidding lab):
+    a whole number from 1 to :data:`EVAL_ROLLOUTS_MAX`, what an eval record may say; else an
+    :class:`~cardlab.errors.OptionError`.
+
+    >>> check_rollouts(200)
+    200
+    >>> check_rollouts(0)
+    Traceback (most recent call last):
+        ...
+    cardlab.errors.OptionError: rollouts is a whole number of at least 1, not 0
+    """
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise OptionError(f"rollouts is a whole number of at least 1, not {brief(rollouts)}")
+    if rollouts > EVAL_ROLLOUTS_MAX:
+        raise OptionError(f"rollouts is at most {EVAL_ROLLOUTS_MAX:,}, not {rollouts:,}")
+    return rollouts
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]+)?")
 META_TEXT = ("title", "source", "description", "author", "date")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -263,22 +264,32 @@ def test_check_target_refuses_before_any_work_what_a_save_would(tmp_path):
     assert not (tmp_path / "fine.json").exists()
 
 
-def test_a_folder_without_write_permission():
-    """As root, permission bits do not stop a write: a forked child drops to nobody first."""
-    # Not under tmp_path: pytest's folders are 0700, which nobody could not even enter.
+@contextlib.contextmanager
+def _read_only_folder(files: dict[str, str]):
+    """A folder holding ``files`` that nobody may write in (removed afterwards).
+
+    Not under tmp_path: pytest's folders are 0700, which nobody could not even enter."""
     base = Path(tempfile.mkdtemp(prefix="cardlab-test-"))
+    folder = base / "read-only"
     try:
         base.chmod(0o755)
-        folder = base / "read-only"
         folder.mkdir()
-        (folder / "game.json").write_text("old\n")
+        for name, text in files.items():
+            (folder / name).write_text(text)
         folder.chmod(0o555)
+        yield folder
+    finally:
+        if folder.exists():
+            folder.chmod(0o755)
+        shutil.rmtree(base)
+
+
+def test_a_folder_without_write_permission():
+    """As root, permission bits do not stop a write: a forked child drops to nobody first."""
+    with _read_only_folder({"game.json": "old\n"}) as folder:
         said = _in_a_child_as_nobody(lambda: write_text(folder / "game.json", "new\n"))
         assert said == f"{folder}/game.json: cannot save: permission denied"
         assert (folder / "game.json").read_text() == "old\n" and temps(folder) == []
-    finally:
-        (base / "read-only").chmod(0o755)
-        shutil.rmtree(base)
 
 
 def _in_a_child_as_nobody(save) -> str:
@@ -349,12 +360,7 @@ def test_check_target_holds_a_read_fifo_open_until_it_is_written(tmp_path):
 
 
 def test_check_target_refuses_a_folder_it_may_not_write_in():
-    base = Path(tempfile.mkdtemp(prefix="cardlab-test-"))
-    try:
-        base.chmod(0o755)
-        folder = base / "read-only"
-        folder.mkdir()
-        folder.chmod(0o555)
+    with _read_only_folder({}) as folder:
 
         def check():
             check_target(folder / "game.json")
@@ -363,9 +369,6 @@ def test_check_target_refuses_a_folder_it_may_not_write_in():
         said = _in_a_child_as_nobody(check)
         assert said == f"{folder}/game.json: cannot save: permission denied"
         assert os.listdir(folder) == []  # the probe file is gone
-    finally:
-        (base / "read-only").chmod(0o755)
-        shutil.rmtree(base)
 
 
 def test_an_open_descriptor_is_written_through_as_a_shell_redirection_would(tmp_path):

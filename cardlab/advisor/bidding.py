@@ -39,6 +39,7 @@ from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
 from ..games.teds_game import BID, PHASE_BID, TedsGameState, score
+from ..loader import check_rollouts
 from ..replay import Replay
 from .evaluate import BOTS, run
 from .sample import sampler_for, seat_view
@@ -145,8 +146,7 @@ def bidding_lab(replay: Replay, hand: int, seat: int | str | None = None,
     bid), over ``rollouts`` samples of what the seat cannot see, played out by ``bot``
     (``random``, ``heuristic`` or ``exact``). See the module's docstring.
     """
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-        raise OptionError(f"rollouts is a whole number of at least 1, not {brief(rollouts)}")
+    check_rollouts(rollouts)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed is a whole number, not {brief(seed)}")
     if bot not in BOTS:

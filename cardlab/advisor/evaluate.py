@@ -57,7 +57,7 @@ from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, brief
 from ..game import State
 from ..kernel import PLAY
-from ..loader import EVAL_ROLLOUTS_MAX, EVAL_SEED_MAX  # the bounds of the record it writes
+from ..loader import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from .randomplay import random_sums
@@ -166,10 +166,7 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
 
 
 def _check_options(rollouts: object, bot: object, seed: object) -> None:
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-        raise OptionError(f"rollouts is a whole number of at least 1, not {rollouts!r}")
-    if rollouts > EVAL_ROLLOUTS_MAX:
-        raise OptionError(f"rollouts is at most {EVAL_ROLLOUTS_MAX:,}, not {rollouts:,}")
+    check_rollouts(rollouts)
     if bot not in BOTS:
         raise OptionError(f"bots are {', '.join(BOTS)}, not {bot!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > EVAL_SEED_MAX:

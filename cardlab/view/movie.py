@@ -613,7 +613,7 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
         used = set(faces)
     else:  # a seat's movie names only the cards its view holds
         try:
-            used = {tok for piece in json_pieces({"views": views}, _compact)
+            used = {tok for piece in json_pieces({"views": views}, compact_json)
                     for tok in _STRING.findall(piece) if tok in faces}
         except ValueError:  # what allow_nan=False refuses
             raise not_json() from None
@@ -663,8 +663,6 @@ def compact_json(value: Any) -> str:
     return "".join(_C_ENCODER(value, 0))
 
 
-_compact = compact_json
-
 
 def not_json(file: str | None = None) -> CardlabError:
     """The error for a movie holding a NaN or an infinity, which no page or viewer may carry
@@ -682,7 +680,7 @@ def json_pieces(movie: dict[str, Any], encode: Callable[[Any], str],
     ``release``, each item is dropped from the movie once given (the movie is spent).
 
     >>> views = {"": [{"label": "x", "frames": ['{"a":1}', {"b": 2}], "moves": []}]}
-    >>> "".join(json_pieces({"views": views}, _compact))
+    >>> "".join(json_pieces({"views": views}, compact_json))
     '{"views":{"":[{"label":"x","frames":[{"a":1},{"b":2}],"moves":[]}]}}'
     """
     holes: list[list[Any]] = []

@@ -95,12 +95,10 @@ def json_text(data: Any, file: str | None = None) -> str:
     """``data`` as compact JSON, standard JSON only (``allow_nan=False``): a NaN or an
     infinity is a :class:`~cardlab.errors.CardlabError` naming ``file``."""
     try:
-        return _COMPACT(data)
+        return compact_json(data)
     except ValueError:  # what allow_nan=False refuses
         raise not_json(file) from None
 
-
-_COMPACT = compact_json
 
 
 def _script_safe(text: str) -> str:
@@ -198,7 +196,7 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
         f'width:1px;height:1px;overflow:hidden">{title}</h1></main>\n'
         '<script type="application/json" id="cardlab-movie">')
     try:  # the escapes of script_json, piece by piece (no escaped text spans two pieces)
-        for piece in json_pieces(movie, _COMPACT, release=release):
+        for piece in json_pieces(movie, compact_json, release=release):
             yield _script_safe(piece)
     except ValueError:  # what allow_nan=False refuses
         raise not_json(file) from None
