@@ -1,4 +1,4 @@
-"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's ``cardlab/games/teds_table.py``
+"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's ``cardlab/games/teds_game/table.py``
 (and the solver's ``cardlab/solvekernel.py``) with mypyc, or fall back to plain Python.
 
 Everything else about the package is in pyproject.toml. Each kernel is the same source either
@@ -17,7 +17,7 @@ from setuptools.command.build_ext import build_ext
 
 # One library: a compiled class can only extend a compiled class of its own library, and
 # Ted's Game's TedsTable extends the kernel's TrickTable.
-KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_table.py")
+KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/table.py")
 # Compiled on its own (its own library), so that a failure of one leaves the other compiled.
 SOLVER_KERNEL = ("cardlab/solvekernel.py",)
 

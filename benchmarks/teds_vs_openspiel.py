@@ -21,7 +21,7 @@ the trump card, 5 bids (with the dealer's hook), 50 card plays and the trick win
 cardlab's trick state and its ``legal_actions``/``apply`` (the class ``TrickTable``), the
 deal (shuffle, deal and sort into suits in one call) and the trick play are in
 ``cardlab/kernel.py``; Ted's Game's deal from its seed, bids with the hook and scoring are in
-``cardlab/games/teds_table.py`` (the class ``TedsTable``, which the game's state inherits).
+``cardlab/games/teds_game/table.py`` (the class ``TedsTable``, which the game's state inherits).
 The install compiles both into one library with mypyc; the script prints which kernel ran.
 Only a bid change, a refusal and the texts go to the game's Python module.
 
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _timing import kernel_kind  # noqa: E402
 
 import cardlab  # noqa: E402
-from cardlab.games.teds_game import TedsGameState  # noqa: E402
+from cardlab.games.teds_game.engine import TedsGameState  # noqa: E402
 
 PLAYERS, TRICKS = 5, 10
 SLICE = 0.5  # seconds per turn of each side

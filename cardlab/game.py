@@ -21,13 +21,15 @@ them, players act.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Protocol
 
 from .cards import Deck
 from .errors import (
     ActionTextError,
     CardCodeError,
+    CardlabError,
     IllegalActionError,
     OptionError,
     UnknownGameError,
@@ -140,6 +142,11 @@ class Rules:
     def new_state(self) -> State:
         """A fresh state at the start of a game, before the setup chance step."""
         return self.state_class(self)
+
+    @property
+    def game(self) -> Game:
+        """The registered :class:`Game` these are the rules of (its type and hooks)."""
+        return get_game(self.name)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rules) and (self.name, self.options) == (other.name, other.options)
@@ -333,13 +340,99 @@ class State:
         )
 
 
-@dataclasses.dataclass(frozen=True)
-class GameInfo:
-    """A registered game: its name, title and rules class."""
+# -- what kind of game it is, and what the layers above ask of it ---------------------------
 
-    name: str
-    title: str
-    rules_class: type[Rules]
+@dataclasses.dataclass(frozen=True)
+class GameType:
+    """What kind of game a game is, as data (after OpenSpiel's ``GameType``): the layers
+    above read these instead of testing the game's name.
+
+    ``hand_word`` is what one entry of ``replay.hands`` is called (a Whot rubber is played in
+    games), ``whole_word`` what all of them together are; ``tricks`` says that a hand is
+    played in tricks (following suit, trumps: the trick exercises); ``exact_solver`` that the
+    open-hand solver (:mod:`cardlab.advisor.solver`) plays it.
+
+    >>> import cardlab
+    >>> kind = cardlab.get_game("whot").game_type
+    >>> kind.hand_word, kind.whole_word, kind.tricks, kind.exact_solver
+    ('game', 'rubber', False, False)
+    """
+
+    information: Literal["hidden", "open"] = "hidden"  # does a seat see every card?
+    chance: Literal["seeded deals", "none"] = "seeded deals"
+    tricks: bool = False
+    exact_solver: bool = False
+    hand_word: str = "hand"
+    whole_word: str = "game"
+
+
+Bot = Callable[["State", int], int]
+"""A bot: ``bot(state, seat) -> action``, an int among ``state.legal_actions()``."""
+
+Figures = Callable[["State", int, "State"], dict[str, float]]
+"""The advisor's figures of a sample: ``figures(end_of_hand, seat, start) -> {name: value}``."""
+
+Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
+"""A trick game's fast outcome: ``outcome(end_of_play, seat) -> (hand score, figures)``."""
+
+CardFace = list[Any]
+"""How a card is drawn and named: ``[rank, mark, colour, hat, name]`` (see
+:func:`cardlab.view.texts.card_faces`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatView:
+    """Everything one seat knows at one step of one hand, and nothing else.
+
+    Made from a true state by :func:`cardlab.advisor.sample.seat_view` only (through
+    :mod:`cardlab.seatview`); a game's :class:`Sampler` is built from it alone, so it cannot
+    peek. ``public`` holds the few facts of earlier hands the seat saw that the position does
+    not carry (:meth:`Game.seat_public`).
+    """
+
+    rules: Rules
+    seat: int  # 0-based inside the engine
+    position: dict[str, Any]  # cardlab.seatview.seat_position(state, seat)
+    actions: tuple[tuple[int, str], ...]  # this hand's actions so far, as `seat` reads them
+    public: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+class Sampler(Protocol):
+    """Draws whole states consistent with one :class:`SeatView`."""
+
+    def sample(self, rng: random.Random) -> State:
+        """A full engine State at this step, drawn uniformly among the hidden-card layouts
+        consistent with the view. Any hidden action (a face-down hat value, a secret bid)
+        is drawn too (documented). The State is a fresh object the caller may mutate."""
+        ...
+
+
+class Game:
+    """Everything about one game that the layers above ask for, in one declared place.
+
+    A game's package (``cardlab/games/<game>/``) subclasses it, sets the class attributes
+    and registers one instance (:func:`register`). Other modules read these attributes and
+    call these methods; none of them tests a game's name (python-chess's variants are the
+    model: ``aliases``, ``uci_variant``, ``tbw_suffix`` are read, never compared).
+
+    >>> import cardlab
+    >>> game = cardlab.get_game("teds-game")
+    >>> game.title, game.game_type.exact_solver, game.rules(players=3).players
+    ("Ted's Game", True, 3)
+    """
+
+    rules_class: ClassVar[type[Rules]]
+    game_type: ClassVar[GameType] = GameType()
+    # Words the game prints with a mark in action texts (Whot's "call circle" as "● circle").
+    marks: ClassVar[dict[str, str]] = {}
+
+    @property
+    def name(self) -> str:
+        return self.rules_class.name
+
+    @property
+    def title(self) -> str:
+        return self.rules_class.title
 
     def rules(self, **options: Any) -> Rules:
         return self.rules_class(**options)
@@ -348,21 +441,52 @@ class GameInfo:
     def options(self) -> tuple[Option, ...]:
         return self.rules_class.OPTIONS
 
+    def __repr__(self) -> str:
+        return f"<game {self.name}: {self.title}>"
 
-_REGISTRY: dict[str, GameInfo] = {}
+    # -- bots and faces ----------------------------------------------------------------------
+    def heuristic_bot(self, seed: int | str) -> Bot:
+        """The game's heuristic bot, seeded (:func:`cardlab.bots.make_bot`)."""
+        raise OptionError(f"there is no heuristic bot for {self.name} yet")
+
+    def card_faces(self) -> dict[str, CardFace]:
+        """Every card code of the deck → its face (:data:`CardFace`)."""
+        raise NotImplementedError
+
+    # -- the advisor ---------------------------------------------------------------------------
+    def seat_public(self, state: State) -> dict[str, Any]:
+        """What ``state``'s seats saw of earlier hands that its position does not carry
+        (:attr:`SeatView.public`); shown to every seat alike."""
+        return {}
+
+    def sampler(self, view: SeatView) -> Sampler:
+        """The blind sampler of the hidden cards consistent with ``view``."""
+        raise CardlabError(f"the advisor has no sampler for {self.name}")
+
+    def figures(self, end: State, seat: int, start: State) -> dict[str, float]:
+        """The advisor's figures of one sample (0/1 or numbers, averaged over samples)."""
+        return {}
+
+    def outcome(self) -> Outcome | None:
+        """A fresh fast-path outcome hook for one evaluation, or None (the figures hook and
+        the engine's score are used)."""
+        return None
 
 
-def register(rules_class: type[Rules]) -> type[Rules]:
-    """Add a game to the registry (a class decorator; games register themselves on import)."""
-    _REGISTRY[rules_class.name] = GameInfo(rules_class.name, rules_class.title, rules_class)
-    return rules_class
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (a game's package registers its :class:`Game` on import)."""
+    _REGISTRY[game.name] = game
+    return game
 
 
 def _ensure_loaded() -> None:
     from . import games  # noqa: F401  (importing registers every game)
 
 
-def get_game(name: str) -> GameInfo:
+def get_game(name: str) -> Game:
     """The registered game called ``name``."""
     _ensure_loaded()
     try:
@@ -373,7 +497,7 @@ def get_game(name: str) -> GameInfo:
         ) from None
 
 
-def list_games() -> dict[str, GameInfo]:
+def list_games() -> dict[str, Game]:
     """Every registered game by name."""
     _ensure_loaded()
     return dict(_REGISTRY)

@@ -6,7 +6,7 @@ to tricks, and the protocol loop itself (``legal_actions()``, then ``apply()``, 
 step). They live here, written once in plain typed Python. ``pip install`` (and so
 ``make lab`` and ``make test``) compiles this module with mypyc when a C compiler is at
 hand, in one library with the part of Ted's Game's rules that runs at every step
-(:mod:`cardlab.games.teds_table`); otherwise, or with ``CARDLAB_PURE=1`` set at install
+(:mod:`cardlab.games.teds_game.table`); otherwise, or with ``CARDLAB_PURE=1`` set at install
 time, the same source runs as ordinary Python and gives the same results, only slower.
 :data:`COMPILED` says which one was loaded.
 
@@ -135,7 +135,7 @@ PLAY: Final = "play"
 class TrickTable:
     """The trick state of a trick-taking game, and the protocol's hot path over it.
 
-    A game's state class (``cardlab.games.tricks.TrickTaking``) inherits this: these fields
+    A game's state class (``cardlab.games.trick_taking.state.TrickTaking``) inherits this: these fields
     are kept in the compiled object (a field read is a C struct read), and
     :meth:`legal_actions` and :meth:`apply` are compiled methods, so the loop that bots and
     playouts run (``legal_actions()``, then ``apply()``) calls C from the first step. While

@@ -689,7 +689,7 @@ def deal_reject(cards: list[int], suit_of: tuple[int, ...], order: list[int],
     shuffle (each step reads ``rand()`` once) that deals the buckets ``order`` first (bit
     ``s`` of ``voids[bucket]``: no card of suit ``s``), so that a broken void is seen, and
     the deal dropped, as early as possible, then the buckets ``free``.
-    (``cardlab.advisor.tricks.LayoutDrawer``: why a kept deal is uniform.)
+    (``cardlab.games.trick_taking.sampler.LayoutDrawer``: why a kept deal is uniform.)
 
     >>> deal_reject([0, 1, 2, 3], (0, 0, 1, 1), [0], [0b01, 0], [1, 2], [1],
     ...             lambda: 0.99, 1)
@@ -731,7 +731,7 @@ def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list
     """Each bucket's cards: ``counts[bucket]`` of ``allowed`` by a partial Fisher-Yates
     shuffle, then the buckets ``free`` in turn from the rest (the allowed cards left, then
     ``barred``), the same way; each step reads ``rand()`` once. None when too few cards are
-    allowed. (``cardlab.advisor.tricks.LayoutDrawer``: why this draw is uniform.)
+    allowed. (``cardlab.games.trick_taking.sampler.LayoutDrawer``: why this draw is uniform.)
 
     >>> deal_direct([2, 3, 4], [0, 1], 0, [2, 1], [1], lambda: 0.0)
     [[2, 3], [4]]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import cardlab
 from cardlab.bots import make_bot
-from cardlab.bots.teds_game import HeuristicBot
-from cardlab.games.teds_game import BID, CHANGE, TedsGameState
+from cardlab.games.teds_game.bot import HeuristicBot
+from cardlab.games.teds_game.engine import BID, CHANGE, TedsGameState
 
 SEATS = ["Ann", "Ben", "Cleo", "Dev"]
 SEED = 6  # the draw for first dealer has a tie: two players draw a 4 and draw again

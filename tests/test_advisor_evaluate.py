@@ -155,7 +155,7 @@ def test_teds_made_frequency_agrees_with_the_values():
 def test_bobs_hat_figures_name_the_seats_bids():
     replay, hand, index = played_to("bobs-hat", 9, mid_play, players=4)
     state = cardlab.Cursor(replay, hand=hand).goto(index).state
-    from cardlab.games.bobs_hat import bid_text
+    from cardlab.games.bobs_hat.engine import bid_text
 
     words = bid_text(state.bids[state.to_act()]).split(",")
     result = evaluate(replay, hand, index, rollouts=20, seed=1)
@@ -266,7 +266,7 @@ def test_the_run_engine_is_seeded_by_its_argument():
 @pytest.mark.parametrize("options", cardlab.get_game("bobs-hat").rules_class
                          .conformance_option_sets())
 def test_bobs_hat_figures_agree_with_the_engines_score_parts(options):
-    from cardlab.advisor.tricks import bobs_hat_figures
+    from cardlab.games.trick_taking.sampler import bobs_hat_figures
 
     for seed in range(15):
         table = cardlab.new_game("bobs-hat", seed=seed, **options)
@@ -288,7 +288,7 @@ def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
     """The fast path's outcome (play stopped at its end, scored once by the game's scoring
     function) equals the engine's own end of hand: the sheet's row and the figures hook."""
     from cardlab.advisor.sample import figures_for, outcome_for
-    from cardlab.advisor.tricks import stopped_class
+    from cardlab.games.trick_taking.sampler import stopped_class
     from cardlab.kernel import play_cards
 
     figures, outcome = figures_for(game), outcome_for(game)
@@ -347,9 +347,9 @@ def _run_args(replay, hand, index, bot):
 
 
 def reference_bobs_play(state, seat, legal):
-    """The Bob's Hat heuristic's card play as first written (cardlab.bots.bobs_hat before it
+    """The Bob's Hat heuristic's card play as first written (cardlab.games.bobs_hat.bot before it
     was made fast for the advisor's rollouts): the fast one must choose the same cards."""
-    from cardlab.games.bobs_hat import DECK, FEWEST, IS_HAT, MOST
+    from cardlab.games.bobs_hat.engine import DECK, FEWEST, IS_HAT, MOST
 
     suit_of, rank_of = DECK.suit_of, DECK.rank_of
 

@@ -20,8 +20,8 @@ from cardlab import solvekernel
 from cardlab.advisor import evaluate
 from cardlab.advisor.sample import figures_for, sampler_for, seat_view
 from cardlab.advisor.solver import BOBS_FIELD, playout_search, summary_taken
-from cardlab.advisor.tricks import TrickSampler, stopped_class
 from cardlab.bots import make_bot
+from cardlab.games.trick_taking.sampler import TrickSampler, stopped_class
 from cardlab.kernel import play_cards
 
 evaluate_mod = importlib.import_module("cardlab.advisor.evaluate")

@@ -23,9 +23,9 @@ from tablegames import after_a_renege
 
 import cardlab
 from cardlab.advisor.sample import SeatView, sampler_for, seat_view
-from cardlab.advisor.tricks import LayoutDrawer, TrickSampler
 from cardlab.bots import make_bot
 from cardlab.game import State, get_game
+from cardlab.games.trick_taking.sampler import LayoutDrawer, TrickSampler
 from cardlab.seatview import hidden_from, seat_position
 
 GAMES = ("bobs-hat", "teds-game")

@@ -1,4 +1,4 @@
-"""Whot's seat's-view sampler (cardlab.advisor.whot): blind, consistent, uniform.
+"""Whot's seat's-view sampler (cardlab.games.whot.sampler): blind, consistent, uniform.
 
 - Consistency: over seeded games of every option set (and table-mode games with misplays, and
   crowded one-pack games where the stock and the pile run out and players pass), at many steps
@@ -27,10 +27,10 @@ from scipy.stats import chisquare
 
 import cardlab
 from cardlab.advisor.sample import SeatView, sampler_for, seat_view
-from cardlab.advisor.whot import WhotSampler, figures
 from cardlab.bots import make_bot
 from cardlab.errors import CardlabError
 from cardlab.games.whot import DECK, IS_WHOT, WhotRules, WhotState
+from cardlab.games.whot.sampler import WhotSampler, figures
 
 Actions = list[tuple[int, str]]
 

@@ -17,7 +17,7 @@ from cardlab.advisor.bidding import bidding_lab
 from cardlab.bots import make_bot
 from cardlab.errors import CardlabError, OptionError
 from cardlab.explore import line_state
-from cardlab.games.teds_game import score
+from cardlab.games.teds_game.engine import score
 
 
 def played(players: int = 4, seed: int = 6, start_size: int = 3) -> cardlab.Replay:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cardlab
-from cardlab.games.bobs_hat import (
+from cardlab.games.bobs_hat.engine import (
     DECK,
     DOUBLE,
     FEWEST,

@@ -29,7 +29,7 @@ def test_docstring_examples(name, monkeypatch):
 def test_the_engine_has_examples():
     examples = 0
     for name in ("cardlab.cards", "cardlab.game", "cardlab.replay", "cardlab.cursor",
-                 "cardlab.games.bobs_hat", "cardlab.bots", "cardlab.text", "cardlab.errors"):
+                 "cardlab.games.bobs_hat.engine", "cardlab.bots", "cardlab.text", "cardlab.errors"):
         finder = doctest.DocTestFinder()
         examples += sum(len(t.examples) for t in finder.find(importlib.import_module(name)))
     assert examples >= 20

@@ -47,7 +47,7 @@ def pure() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def pure_teds(pure) -> ModuleType:
-    """Ted's Game's compiled part (cardlab/games/teds_table.py) loaded from its source as
+    """Ted's Game's compiled part (cardlab/games/teds_game/table.py) loaded from its source as
     ordinary Python, on the pure kernel."""
     saved = sys.modules["cardlab.kernel"]
     sys.modules["cardlab.kernel"] = pure  # its `from cardlab.kernel import ...` gets the source
@@ -271,7 +271,7 @@ def test_deal_seeded_plays_as_the_recorded_deal(game, options):
     # recorded one (apply_chance of seeded_chance; bids from _legal_other), step by step
     # through a whole game, Ted's bid changes and table-mode reneges included: the same
     # position and the same legal actions.
-    from cardlab.games.teds_game import CHANGE
+    from cardlab.games.teds_game.engine import CHANGE
 
     fast, slow = _deal_table(game, options), _deal_table(game, options)
     rng = random.Random(repr(options))

@@ -19,7 +19,7 @@ from cardlab.bots import RandomBot, make_bot
 from cardlab.cards import deal_round_robin, draw, seeded_words
 from cardlab.cli import run as cli_run
 from cardlab.cursor import Cursor
-from cardlab.games.teds_game import (
+from cardlab.games.teds_game.engine import (
     BID,
     CHANGE,
     DECK,

@@ -38,7 +38,7 @@ import dataclasses
 from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
-from ..games.teds_game import BID, PHASE_BID, TedsGameState, score
+from ..games.teds_game.engine import BID, PHASE_BID, TedsGameState, score
 from ..loader import check_rollouts
 from ..replay import Replay
 from .evaluate import BOTS, run

@@ -56,13 +56,13 @@ from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, brief
 from ..game import State
+from ..games.trick_taking.sampler import TrickSampler
 from ..kernel import PLAY
 from ..loader import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from .randomplay import random_sums
 from .sample import figures_for, outcome_for, sampler_for, seat_view
-from .tricks import TrickSampler
 
 Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
 
@@ -304,7 +304,7 @@ def _stopped(bot: str, game: str) -> Callable[[type], type] | None:
     class whose end of play scores nothing."""
     if bot == "exact" or game not in TRICK_GAMES:
         return None
-    from .tricks import stopped_class
+    from ..games.trick_taking.sampler import stopped_class
 
     return stopped_class
 

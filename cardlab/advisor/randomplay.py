@@ -6,8 +6,8 @@ cards (and, in Bob's Hat, a hidden hat value): the tricks so far, the bids, the 
 the score sheet are the view's. So nothing per sample is an engine state:
 
 - the sampler draws the other hands only (:meth:`TrickSampler.draw_hands
-  <cardlab.advisor.tricks.TrickSampler.draw_hands>`, the very draw and numbers of
-  :meth:`~cardlab.advisor.tricks.TrickSampler.sample`);
+  <cardlab.games.trick_taking.sampler.TrickSampler.draw_hands>`, the very draw and numbers of
+  :meth:`~cardlab.games.trick_taking.sampler.TrickSampler.sample`);
 - each hand is one int per seat, and every legal action's playout is a random walk down the
   exact solver's own search tree (:meth:`cardlab.solvekernel.Search.random_walk`): the
   search's tricks, its summary of what the seat's score depends on (Ted's Game: the seat's
@@ -15,7 +15,7 @@ the score sheet are the view's. So nothing per sample is an engine state:
   colour with a fewest bid, and whether the seat holds the hat);
 - the walks only count their final summaries, per action; each distinct summary is then
   scored once by the game's own scoring function (``teds_game.score``, ``bobs_hat.
-  score_hand`` through :func:`~cardlab.advisor.tricks.bobs_hat_scored`), for the value and
+  score_hand`` through :func:`~cardlab.games.trick_taking.sampler.bobs_hat_scored`), for the value and
   the figures.
 
 The estimates are those of the plain path, number for number (the same draws, the same random
@@ -47,10 +47,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import seeded_rng
-from ..games import bobs_hat, teds_game
+from ..games.bobs_hat import engine as bobs_hat
+from ..games.teds_game import engine as teds_game
+from ..games.trick_taking.sampler import TrickSampler, bobs_hat_scored
 from ..solvekernel import random_samples
 from .solver import playout_search, summary_taken
-from .tricks import TrickSampler, bobs_hat_scored
 
 Outcome = tuple[int, dict[str, float]]
 

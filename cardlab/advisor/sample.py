@@ -68,7 +68,7 @@ def seat_view(state: State, seat: int, actions: Sequence[tuple[int, str]]) -> Se
     shown = tuple((actor, visible_action(state, actor, text, seat)) for actor, text in actions)
     public: dict[str, Any] = {}
     if state.rules.name == "bobs-hat":
-        from ..games.bobs_hat import NO_BID, BobsHatState
+        from ..games.bobs_hat.engine import NO_BID, BobsHatState
 
         assert isinstance(state, BobsHatState)
         # A no bid of an earlier hand was shown to all; this hand's may still be secret.
@@ -100,11 +100,11 @@ def sampler_for(view: SeatView) -> Sampler:
         raise CardlabError(f"a sampler is made from a SeatView, not {type(view).__name__}")
     name = view.rules.name
     if name in ("bobs-hat", "teds-game"):
-        from .tricks import TrickSampler
+        from ..games.trick_taking.sampler import TrickSampler
 
         return TrickSampler(view)
     if name == "whot":
-        from .whot import WhotSampler
+        from ..games.whot.sampler import WhotSampler
 
         return WhotSampler(view)  # type: ignore[no-any-return]
     raise CardlabError(f"the advisor has no sampler for {name}")
@@ -114,11 +114,11 @@ def figures_for(game: str) -> Figures:
     """The per-game figures hook ``figures(state_at_end, seat, start)`` (0/1 or numbers,
     averaged over samples by :func:`cardlab.advisor.evaluate`)."""
     if game in ("bobs-hat", "teds-game"):
-        from . import tricks
+        from ..games.trick_taking import sampler as tricks
 
         return tricks.bobs_hat_figures if game == "bobs-hat" else tricks.teds_game_figures
     if game == "whot":
-        from . import whot
+        from ..games.whot import sampler as whot
 
         return whot.figures  # type: ignore[no-any-return]
     raise CardlabError(f"the advisor has no figures for {game}")
@@ -126,7 +126,7 @@ def figures_for(game: str) -> Figures:
 
 def outcome_for(game: str) -> Callable[[Any, int], tuple[int, dict[str, float]]] | None:
     """A trick game's outcome hook ``outcome(end_of_play, seat) -> (hand score, figures)``
-    for the evaluation's fast path (:func:`cardlab.advisor.tricks.bobs_hat_outcome`), or
+    for the evaluation's fast path (:func:`cardlab.games.trick_taking.sampler.bobs_hat_outcome`), or
     None (Whot: the figures hook and the engine's score). Each call gives a new hook, with
     its own memo of outcomes: one per evaluation.
 
@@ -134,7 +134,7 @@ def outcome_for(game: str) -> Callable[[Any, int], tuple[int, dict[str, float]]]
     (True, None)
     """
     if game in ("bobs-hat", "teds-game"):
-        from . import tricks
+        from ..games.trick_taking import sampler as tricks
 
         if game == "teds-game":
             return tricks.teds_game_outcome

@@ -31,8 +31,9 @@ from collections.abc import Callable
 
 from ..errors import CardlabError
 from ..game import State
-from ..games import bobs_hat, teds_game
-from ..games.tricks import PLAY, TrickTaking
+from ..games.bobs_hat import engine as bobs_hat
+from ..games.teds_game import engine as teds_game
+from ..games.trick_taking.state import PLAY, TrickTaking
 from ..solvekernel import Search, add_fields
 
 GAMES = ("bobs-hat", "teds-game")

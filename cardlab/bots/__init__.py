@@ -13,18 +13,12 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Callable
 
 from ..cards import seeded_rng
 from ..errors import OptionError
-from ..game import State, get_game
+from ..game import Bot, State, get_game
 
-Bot = Callable[[State, int], int]
-
-# game name → module under cardlab.bots with a ``HeuristicBot`` class
-_HEURISTIC_MODULES = {"bobs-hat": "bobs_hat", "teds-game": "teds_game", "whot": "whot"}
 KINDS = ("random", "heuristic")
 
 
@@ -41,18 +35,12 @@ class RandomBot:
 
 def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     """A bot of ``kind`` ("random" or "heuristic") for ``game``, seeded by ``seed``."""
-    get_game(game)  # an unknown game fails here, with the list of games
+    info = get_game(game)  # an unknown game fails here, with the list of games
     if kind == "random":
         return RandomBot(seed)
     if kind == "heuristic":
-        module = _HEURISTIC_MODULES.get(game)
-        if module is None:
-            raise OptionError(f"there is no heuristic bot for {game} yet")
-        cls = importlib.import_module(f"{__name__}.{module}").HeuristicBot
-        return cls(seed)  # type: ignore[no-any-return]
+        return info.heuristic_bot(seed)
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
 
 
-def register_heuristic(game: str, module: str) -> None:
-    """Tell :func:`make_bot` where a game's heuristic bot lives (``cardlab.bots.<module>``)."""
-    _HEURISTIC_MODULES[game] = module
+__all__ = ["KINDS", "Bot", "RandomBot", "make_bot"]

@@ -117,7 +117,7 @@ def columns_of(game: str, rec: Any, seat_index: Any, dealer: Any, n: int) -> dic
         return {"bid": bid, "tricks": tricks, "made": bid == tricks,
                 "forbidden": pa.array(hook, pa.int16(), mask=~hooked), "hooked": hooked}
     if game == "bobs-hat":
-        from ..games.bobs_hat import BID_WORDS, SUITS, bid_text
+        from ..games.bobs_hat.engine import BID_WORDS, SUITS, bid_text
 
         flags = rec.seat["bid_flags"]
         texts = {f: bid_text(f) for f in set(flags)}

@@ -22,10 +22,6 @@ from ..replay import Replay
 BADGES = {"dealer": "dealer", "turn": "▶ to act", "hat": "holds the hat", "win": "out!",
           "last": "last card!"}
 MINUS = "\u2212"
-# Shapes printed on Bob's Hat's cards (and in texts), so a colour reads without colour.
-COLOUR_MARK = {"blue": "◆", "red": "●", "black": "■", "orange": "▲"}
-SUIT_MARK = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
-WHOT_MARK = {"circle": "●", "triangle": "▲", "cross": "✚", "square": "■", "star": "★"}
 # The places around the table, clockwise from the bottom, as (row, column) of a 3 x 3 grid
 # (up to 8 seats) or a 4 x 4 grid whose centre spans the middle four cells.
 RING = ((3, 2), (3, 1), (2, 1), (1, 1), (1, 2), (1, 3), (2, 3), (3, 3))
@@ -37,7 +33,8 @@ RING_4 = ((4, 3), (4, 2), (4, 1), (3, 1), (2, 1), (1, 1), (1, 2), (1, 3), (1, 4)
 
 @lru_cache(maxsize=8)
 def card_faces(game: str) -> dict[str, list[Any]]:
-    """Every card code of ``game`` → ``[rank, mark, colour, hat, name]``, from its deck.
+    """Every card code of ``game`` → ``[rank, mark, colour, hat, name]``, as its package
+    draws them (:meth:`cardlab.game.Game.card_faces`).
 
     ``mark`` is the printed symbol (♠♥♦♣, Whot's shapes, a shape for Bob's Hat's colours),
     ``colour`` a CSS word, ``hat`` 1 for Bob's Hat's 14s and 15s, ``name`` the readable name.
@@ -47,40 +44,13 @@ def card_faces(game: str) -> dict[str, list[Any]]:
     >>> card_faces("whot")["whot20/4"], card_faces("whot")["star3/2"]
     (['20', 'WHOT', 'whot', 0, 'WHOT'], ['3', '★', 'whot', 0, 'star 3'])
     """
-    deck: Any = get_game(game).rules_class.deck
-    out: dict[str, list[Any]] = {}
-    suits = getattr(deck, "suits", None)
-    if suits is None:  # Whot: the code spells the face, "/k" marks a later copy
-        for code in deck.codes:
-            face = code.split("/")[0]
-            name = face.rstrip("0123456789")
-            number = face[len(name):]
-            if name == "whot":
-                out[code] = [number, "WHOT", "whot", 0, "WHOT"]
-            else:
-                out[code] = [number, WHOT_MARK.get(name, ""), "whot", 0, f"{name} {number}"]
-        return out
-    marked: frozenset[int] = frozenset()
-    if game == "bobs-hat":
-        from ..games.bobs_hat import HAT_RANKS
-
-        marked = frozenset(HAT_RANKS)
-    for card, code in enumerate(deck.codes):
-        suit = suits[deck.suit_of[card]]
-        rank = deck.rank_of[card]
-        label = deck.rank_names.get(rank, str(rank))
-        if suit in SUIT_MARK:
-            colour = "red" if suit in ("hearts", "diamonds") else "black"
-            out[code] = [label, SUIT_MARK[suit], colour, 0, f"{label}{SUIT_MARK[suit]}"]
-        else:
-            out[code] = [label, COLOUR_MARK.get(suit, ""), suit, int(rank in marked),
-                         f"{suit} {label}"]
-    return out
+    return get_game(game).card_faces()
 
 
-def mark(word: str) -> str:
-    """The printed mark of a suit, colour or Whot shape ("" when it has none)."""
-    return COLOUR_MARK.get(word) or SUIT_MARK.get(word) or WHOT_MARK.get(word) or ""
+@lru_cache(maxsize=64)
+def marks(game: str) -> dict[str, str]:
+    """The words ``game`` prints with a mark: its suits, colours or shapes."""
+    return dict(get_game(game).marks)
 
 
 @lru_cache(maxsize=8192)
@@ -93,12 +63,13 @@ def pretty(game: str, text: str) -> str:
     'hat −10'
     """
     faces = card_faces(game)
+    shown = marks(game)
     words = []
     for word in text.split(" "):
         if word in faces:
             words.append(faces[word][4])
-        elif word in WHOT_MARK:
-            words.append(f"{WHOT_MARK[word]} {word}")
+        elif word in shown:
+            words.append(f"{shown[word]} {word}")
         elif "," in word or "-" in word:
             words.append(", ".join(w.replace("-", " ") if w[:1].isalpha() else
                                    w.replace("-", MINUS) for w in word.split(",")))
@@ -133,9 +104,15 @@ class Context:
         rules = replay.rules
         self.rules = rules
         self.low_wins = bool(rules.low_score_wins)
-        self.word = "game" if self.game == "whot" else "hand"  # a Whot rubber's hands: games
-        self.whole = "rubber" if self.game == "whot" else "game"
+        kind = rules.game.game_type
+        self.word = kind.hand_word  # what one entry of replay.hands is called
+        self.whole = kind.whole_word
+        self.marks = marks(self.game)
         self.sheets: dict[Any, dict[str, Any]] = {}  # sheet rows and chart points, made once
+
+    def mark(self, word: str) -> str:
+        """The printed mark of a suit, colour or shape of the game ("" when it has none)."""
+        return self.marks.get(word, "")
 
     def name(self, seat: int | None) -> str:
         return "nobody" if seat is None or seat < 0 else self.seats[seat]
@@ -183,7 +160,7 @@ def seat_public(ctx: Context, pos: dict[str, Any], seat: int, hand_over: bool,
     if bids:
         bid = bids[seat]
         if isinstance(bid, list):
-            info.append("bid " + ", ".join(f"{mark(w.rsplit('-', 1)[-1])} {w.replace('-', ' ')}"
+            info.append("bid " + ", ".join(f"{ctx.mark(w.rsplit('-', 1)[-1])} {w.replace('-', ' ')}"
                                            .strip() for w in bid))
         elif bid is not None:
             won = pos.get("tricks_won")
@@ -196,7 +173,7 @@ def seat_public(ctx: Context, pos: dict[str, Any], seat: int, hand_over: bool,
             info.append("changed " + ", ".join(f"{c['from']}→{c['to']}" for c in changes))
     taken = pos.get("taken")
     if taken and any(taken[seat].values()):
-        info.append("taken " + "  ".join(f"{mark(suit)}{count}"
+        info.append("taken " + "  ".join(f"{ctx.mark(suit)}{count}"
                                          for suit, count in taken[seat].items()))
     totals = pos.get("totals")
     if totals is not None:
@@ -240,7 +217,7 @@ def centre(ctx: Context, pos: dict[str, Any], completed: bool, out: dict[str, An
     if "trump" in pos:
         trump = pos["trump"]
         turned = pos.get("turned")
-        text = f"trump {mark(trump)} {trump}" if trump else "no trump"
+        text = f"trump {ctx.mark(trump)} {trump}" if trump else "no trump"
         if turned:
             text += f" (turned {faces[turned][4]})"
         tr: dict[str, Any] = {"t": text}
@@ -264,10 +241,10 @@ def centre(ctx: Context, pos: dict[str, Any], completed: bool, out: dict[str, An
         called = pos.get("called_symbol")
         follow = pos.get("follow")
         if called:
-            parts.append(f"WHOT called: {mark(called)} {called}")
+            parts.append(f"WHOT called: {ctx.mark(called)} {called}")
         elif isinstance(follow, dict) and follow.get("symbol"):
             also = f" or {follow['number']}" if follow.get("number") is not None else ""
-            parts.append(f"to follow: {mark(follow['symbol'])} {follow['symbol']}{also}")
+            parts.append(f"to follow: {ctx.mark(follow['symbol'])} {follow['symbol']}{also}")
         for key, label in (("stock_size", "stock"), ("pile_size", "pile")):
             if pos.get(key) is not None:
                 parts.append(f"{label} {pos[key]}")
@@ -450,6 +427,6 @@ def hand_title(ctx: Context, pos: dict[str, Any]) -> str:
         facts.append(f"{ctx.name(pos['dealer'])} deals"
                      + (f" {plural(size, 'card')} each" if size else ""))
     if "trump" in pos:
-        facts.append(f"trump {mark(pos['trump'])} {pos['trump']}" if pos["trump"]
+        facts.append(f"trump {ctx.mark(pos['trump'])} {pos['trump']}" if pos["trump"]
                      else "no trump")
     return " — ".join([parts[0], "; ".join(facts)]) if facts else parts[0]

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from ...game import Bot, CardFace, Game, GameType, register
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
     CALL,
@@ -77,4 +78,36 @@ from .state import WhotState
 
 WhotRules.state_class = WhotState
 
-__all__ = ["WhotRules", "WhotState", "DECK", "CODES", "hand_value"]
+# The printed marks of Whot's shapes.
+SHAPE_MARK = {"circle": "●", "triangle": "▲", "cross": "✚", "square": "■", "star": "★"}
+
+
+class Whot(Game):
+    """Whot as the layers above see it: a rubber of games, scored in points against."""
+
+    rules_class = WhotRules
+    game_type = GameType(hand_word="game", whole_word="rubber")
+    marks = SHAPE_MARK
+
+    def heuristic_bot(self, seed: int | str) -> Bot:
+        from .bot import HeuristicBot
+
+        return HeuristicBot(seed)
+
+    def card_faces(self) -> dict[str, CardFace]:
+        """The code spells the face; "/k" marks a later copy of a card."""
+        out: dict[str, CardFace] = {}
+        for code in DECK.codes:
+            face = code.split("/")[0]
+            name = face.rstrip("0123456789")
+            number = face[len(name):]
+            if name == "whot":
+                out[code] = [number, "WHOT", "whot", 0, "WHOT"]
+            else:
+                out[code] = [number, SHAPE_MARK.get(name, ""), "whot", 0, f"{name} {number}"]
+        return out
+
+
+GAME = register(Whot())
+
+__all__ = ["GAME", "SHAPE_MARK", "WhotRules", "WhotState", "DECK", "CODES", "hand_value"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import OptionError
-from ...game import Option, Rules, register
+from ...game import Option, Rules
 from .pack import (
     DECK,
     DEFAULT_MAX_TURNS,
@@ -24,7 +24,6 @@ from .pack import (
 )
 
 
-@register
 class WhotRules(Rules):
     """The rules and options of Whot.
 

@@ -6,7 +6,7 @@ in plain typed Python that ``pip install`` compiles with mypyc in one library wi
 :mod:`cardlab.kernel` (a native class can only extend a native class of its own library), so
 that ``apply`` of a bid or a card never leaves compiled code. Everything else about the game
 (its options, the draw for first dealer, recorded deals, bid changes, refusals in the words
-of the rules, table-mode reneges, texts and snapshots) is in :mod:`cardlab.games.teds_game`,
+of the rules, table-mode reneges, texts and snapshots) is in :mod:`cardlab.games.teds_game.engine`,
 whose state class inherits :class:`TedsTable`. Without a compiler this runs as ordinary
 Python and plays the same games (``tests/test_kernel.py``).
 

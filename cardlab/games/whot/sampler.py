@@ -38,12 +38,12 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from ..errors import CardlabError
-from ..game import State
-from ..games.whot import CODES, DECK, HAND_SIZE, IS_WHOT, PASS, WhotRules, WhotState
+from ...errors import CardlabError
+from ...game import State
+from . import CODES, DECK, HAND_SIZE, IS_WHOT, PASS, WhotRules, WhotState
 
 if TYPE_CHECKING:
-    from .sample import SeatView
+    from ...advisor.sample import SeatView
 
 # Rejection runs only where at least ACCEPTANCE of the deals are kept, so this many misses in a
 # row does not happen by chance: it means something is wrong with the view.

@@ -19,9 +19,9 @@ player holds, the stock's size, and the public fact of which symbol each player 
 
 from __future__ import annotations
 
-from ..cards import seeded_rng
-from ..game import State
-from ..games.whot import (
+from ...cards import seeded_rng
+from ...game import State
+from . import (
     ANNOUNCE,
     CALL,
     DRAW,

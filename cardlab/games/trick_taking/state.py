@@ -15,9 +15,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..cards import Deck
-from ..game import State
-from ..kernel import PLAY, TABLE_FIELDS, TrickTable, play_cards
+from ...cards import Deck
+from ...game import State
+from ...kernel import PLAY, TABLE_FIELDS, TrickTable, play_cards
 
 T = TypeVar("T", bound="TrickTaking")
 # PLAY: the phase in which cards are played to tricks (compared by identity)

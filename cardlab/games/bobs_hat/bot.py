@@ -14,9 +14,9 @@ its own bids and the hat's value (which the dealer chose, or which is public).
 
 from __future__ import annotations
 
-from ..cards import seeded_rng
-from ..game import State
-from ..games.bobs_hat import BID, DECK, FEWEST, HAT_MINUS, HAT_PLUS, IS_HAT, MOST, BobsHatState
+from ...cards import seeded_rng
+from ...game import State
+from .engine import BID, DECK, FEWEST, HAT_MINUS, HAT_PLUS, IS_HAT, MOST, BobsHatState
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of

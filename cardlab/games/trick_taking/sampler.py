@@ -32,13 +32,13 @@ from itertools import chain
 from types import SimpleNamespace
 from typing import Any
 
-from ..errors import CardlabError
-from ..games.bobs_hat import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
-from ..games.teds_game import score as teds_score
-from ..games.tricks import SuitedDeck, TrickTaking
-from ..kernel import hands_by_suit
-from ..solvekernel import deal_direct, deal_reject, taken_counts
-from .sample import SeatView
+from ...advisor.sample import SeatView
+from ...errors import CardlabError
+from ...kernel import hands_by_suit
+from ...solvekernel import deal_direct, deal_reject, taken_counts
+from ..bobs_hat.engine import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
+from ..teds_game.engine import score as teds_score
+from .state import SuitedDeck, TrickTaking
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
 HAT_HIDDEN = "hat chosen"
@@ -424,7 +424,7 @@ class TrickSampler:
         ``dealt_cards``), or +10 or -10 at even chances."""
         if self.hidden == "uniform":
             return 10 if rng.random() < 0.5 else -10
-        from ..games.bobs_hat import HAT_PLUS
+        from ..bobs_hat.engine import HAT_PLUS
 
         template = self.template
         dealer = template.dealer  # type: ignore[attr-defined]

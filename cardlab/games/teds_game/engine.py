@@ -10,7 +10,7 @@ cards dealt, a miss loses the miss cubed. See ``docs/rules-interpretations.md`` 
 of the rule text.
 
 The rules that run at every step of a hand (the deal from a seed, the bids and the hook, the
-score) are in :mod:`cardlab.games.teds_table`, compiled with the kernel; this module has the
+score) are in :mod:`cardlab.games.teds_game.table`, compiled with the kernel; this module has the
 rest and the state class, which inherits that table.
 
 >>> import cardlab
@@ -29,11 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import seeded_cards
-from ..errors import CardCodeError, IllegalActionError, OptionError, brief
-from ..game import Option, Rules, register
-from ..kernel import TABLE_FIELDS, deal_rounds
-from .teds_table import (
+from ...cards import seeded_cards
+from ...errors import CardCodeError, IllegalActionError, OptionError, brief
+from ...game import Option, Rules
+from ...kernel import TABLE_FIELDS, deal_rounds
+from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
+from .table import (
     BID,
     CHANGE,
     MAX_NUMBER,
@@ -51,7 +52,6 @@ from .teds_table import (
     score,
     take_bid,
 )
-from .tricks import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -87,7 +87,6 @@ DEFAULT_START = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6}
 PHASE_PLAY = PLAY
 
 
-@register
 class TedsGameRules(Rules):
     """The rules and options of Ted's Game.
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..cards import draw, seeded_words
-from ..errors import CardCodeError, IllegalActionError, OptionError, brief
-from ..game import Option, Rules, register
-from ..kernel import deal_rounds
-from .tricks import PLAY, SuitedDeck, TrickTaking
+from ...cards import draw, seeded_words
+from ...errors import CardCodeError, IllegalActionError, OptionError, brief
+from ...game import Option, Rules
+from ...kernel import deal_rounds
+from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("blue", "red", "black")
 TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
@@ -58,7 +58,6 @@ def max_hands(players: int) -> int:
     return len(DECK) // players - FIRST_HAND_SIZE + 1
 
 
-@register
 class BobsHatRules(Rules):
     """The rules and options of Where's Bob's Hat?
 

@@ -16,9 +16,9 @@ won so far and the cards on the table.
 
 from __future__ import annotations
 
-from ..cards import seeded_rng
-from ..game import State
-from ..games.teds_game import BID, DECK, NCARDS, TedsGameState
+from ...cards import seeded_rng
+from ...game import State
+from .engine import BID, DECK, NCARDS, TedsGameState
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of

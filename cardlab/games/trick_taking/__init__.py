@@ -1,0 +1,41 @@
+"""Trick-taking mechanics shared by the trick games: the state every trick game's state
+inherits (:mod:`.state`: hands per suit, following suit, the trick's winner), the cards'
+faces of a suited deck (:func:`suited_faces`), and the blind sampler of a seat's view
+(:mod:`.sampler`). Written once here; a game's package adds its own phases and scoring.
+"""
+
+from __future__ import annotations
+
+from ...game import CardFace
+from .state import PLAY, SuitedDeck, TrickTaking
+
+# The printed marks of the standard suits, and of coloured suits (a shape for each colour, so
+# that a colour reads without colour).
+SUIT_MARK = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+COLOUR_MARK = {"blue": "◆", "red": "●", "black": "■", "orange": "▲"}
+
+
+def suited_faces(deck: SuitedDeck, marked_ranks: tuple[int, ...] = ()) -> dict[str, CardFace]:
+    """Every card of a suited deck → ``[rank, mark, colour, hat, name]``: the standard
+    suits by their signs (red or black), coloured suits by a shape and their colour;
+    ``marked_ranks`` get the ``hat`` flag (Bob's Hat's 14s and 15s).
+
+    >>> from cardlab.games.teds_game.engine import DECK
+    >>> suited_faces(DECK)["10S"]
+    ['10', '♠', 'black', 0, '10♠']
+    """
+    out: dict[str, CardFace] = {}
+    for card, code in enumerate(deck.codes):
+        suit = deck.suits[deck.suit_of[card]]
+        rank = deck.rank_of[card]
+        label = deck.rank_names.get(rank, str(rank))
+        if suit in SUIT_MARK:
+            colour = "red" if suit in ("hearts", "diamonds") else "black"
+            out[code] = [label, SUIT_MARK[suit], colour, 0, f"{label}{SUIT_MARK[suit]}"]
+        else:
+            out[code] = [label, COLOUR_MARK.get(suit, ""), suit, int(rank in marked_ranks),
+                         f"{suit} {label}"]
+    return out
+
+
+__all__ = ["COLOUR_MARK", "PLAY", "SUIT_MARK", "SuitedDeck", "TrickTaking", "suited_faces"]
