@@ -11,7 +11,7 @@ import pytest
 import cardlab
 from cardlab.cursor import Cursor
 from cardlab.errors import CardlabError, IllegalActionError
-from cardlab.games import teds_game
+from cardlab.games.teds_game import engine as teds_game
 from cardlab.lessons import exercises as ex
 from cardlab.seatview import hidden_from
 

@@ -23,10 +23,12 @@ import pytest
 import cardlab
 from cardlab import kernel
 from cardlab.bots import make_bot
-from cardlab.games import teds_game, teds_table, tricks
+from cardlab.games.teds_game import engine as teds_game
+from cardlab.games.teds_game import table as teds_table
+from cardlab.games.trick_taking import state as tricks
 
 SOURCE = Path(kernel.__file__).with_name("kernel.py")
-TEDS_SOURCE = Path(teds_table.__file__).with_name("teds_table.py")
+TEDS_SOURCE = Path(teds_table.__file__).with_name("table.py")
 
 
 def _load(name: str, path: Path) -> ModuleType:
@@ -69,9 +71,9 @@ def test_the_loaded_kernel_is_compiled_and_current():
         "(see the warning in pip's output; it needs a C compiler and the Python headers). "
         "Set CARDLAB_PURE=1 to test the pure kernel on purpose.")
     # mypyc builds a small loader (kernel.*.so) and the compiled code (kernel__mypyc.*.so).
-    # Ted's Game's teds_table is compiled into the same library (its loader beside it).
+    # Ted's Game's table is compiled into the same library (its loader beside it).
     assert type(teds_table.take_bid).__name__ == "builtin_function_or_method"
-    for source, prefix in ((SOURCE, "kernel"), (TEDS_SOURCE, "teds_table")):
+    for source, prefix in ((SOURCE, "kernel"), (TEDS_SOURCE, "table")):
         built = max(path.stat().st_mtime for path in [*SOURCE.parent.iterdir(),
                                                       *TEDS_SOURCE.parent.iterdir()]
                     if path.name.startswith(prefix) and path.suffix in (".so", ".pyd"))
