@@ -482,6 +482,23 @@ def register(game: Game) -> Game:
     return game
 
 
+def unregister(name: str) -> Game:
+    """Take the game called ``name`` out of the registry again, and return it: for a game
+    registered for a while only (a test's own game, e.g. ``tests/knockout_whist/``).
+
+    >>> game = unregister("whot")
+    >>> "whot" in list_games()
+    False
+    >>> register(game).name in list_games()
+    True
+    """
+    _ensure_loaded()
+    try:
+        return _REGISTRY.pop(name)
+    except KeyError:
+        raise UnknownGameError(f"no game called {name!r} is registered") from None
+
+
 def _ensure_loaded() -> None:
     from . import games  # noqa: F401  (importing registers every game)
 
