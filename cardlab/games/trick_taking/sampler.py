@@ -467,9 +467,7 @@ class TrickSampler:
 
     def _heuristic(self) -> Any:
         if self._bot is None:
-            from ..bots import make_bot
-
-            self._bot = make_bot("heuristic", self.game, 0)
+            self._bot = self.view.rules.game.heuristic_bot(0)
         return self._bot
 
 
