@@ -35,6 +35,7 @@ from .errors import (
     UnknownGameError,
     brief,
 )
+from .records import Records
 
 JSON = Any
 
@@ -184,6 +185,12 @@ class State:
     def apply_chance(self, record: JSON) -> None:
         """Enter a chance record (a seeded one, or a real deal typed in); checks it fully."""
         raise NotImplementedError
+
+    def deal_seeded(self, seed: int | str) -> None:
+        """Deal the hand that is due from ``seed``: the same state as
+        ``apply_chance(seeded_chance(seed))``, which a game may reach faster, without the
+        round trip through card codes (simulations and benchmarks deal this way)."""
+        self.apply_chance(self.seeded_chance(seed))
 
     # -- decisions -----------------------------------------------------------------------
     def to_act(self) -> int:
@@ -471,6 +478,13 @@ class Game:
         """A fresh fast-path outcome hook for one evaluation, or None (the figures hook and
         the engine's score are used)."""
         return None
+
+    # -- simulations ---------------------------------------------------------------------------
+    def records(self) -> Records:
+        """What a simulation records of each hand of this game: its own columns of the hands
+        table and the recorder that reads them off the engine (:mod:`cardlab.records`)."""
+        raise CardlabError(f"{self.name} declares no simulation records, so it cannot be "
+                           "simulated")
 
 
 _REGISTRY: dict[str, Game] = {}

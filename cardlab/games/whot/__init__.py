@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from ...game import Bot, CardFace, Game, GameType, register
+from ...records import Records
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
     CALL,
@@ -73,6 +74,7 @@ from .pack import (  # noqa: F401  (the pack's names are part of this module's A
     parse_symbol,
     symbol_name,
 )
+from .records import RECORDS
 from .rules import WhotRules
 from .state import WhotState
 
@@ -106,6 +108,9 @@ class Whot(Game):
             else:
                 out[code] = [number, SHAPE_MARK.get(name, ""), "whot", 0, f"{name} {number}"]
         return out
+
+    def records(self) -> Records:
+        return RECORDS
 
 
 GAME = register(Whot())
