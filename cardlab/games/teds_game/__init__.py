@@ -21,7 +21,7 @@ from .records import RECORDS
 
 class TedsGame(Game):
     rules_class = TedsGameRules
-    game_type = GameType(tricks=True, exact_solver=True)
+    game_type = GameType(tricks=True, exact_solver=True, hook=True)
     marks = SUIT_MARK
 
     def heuristic_bot(self, seed: int | str) -> Bot:

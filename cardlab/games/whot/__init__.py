@@ -88,7 +88,9 @@ class Whot(Game):
     """Whot as the layers above see it: a rubber of games, scored in points against."""
 
     rules_class = WhotRules
-    game_type = GameType(hand_word="game", whole_word="rubber")
+    game_type = GameType(hand_word="game", whole_word="rubber", shedding=True,
+                         draws_at_table=True, points_word="points against",
+                         setup_word="cut", sheet_label="game ")
     marks = SHAPE_MARK
 
     def heuristic_bot(self, seed: int | str) -> Bot:
