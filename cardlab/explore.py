@@ -194,7 +194,7 @@ def describe(replay: Replay, hand: int, path: LinePath) -> str:
     rest = len(line) - index - 1
     more = f" (+{rest} more)" if rest else ""
     depth = "variation of a variation, " if len(path) > 1 else ""
-    word = "game" if replay.game == "whot" else "hand"  # a Whot rubber's hands are games
+    word = replay.rules.game.game_type.hand_word  # a Whot rubber's hands are games
     return (f"{word} {hand}, {depth}action {index + 1}: {line[index].seat} "
             f"{line[index].act}{more}")
 

@@ -35,6 +35,7 @@ from .errors import (
     UnknownGameError,
     brief,
 )
+from .records import Records
 
 JSON = Any
 
@@ -139,6 +140,16 @@ class Rules:
         """Option sets the generic conformance test plays (keep games short: few hands)."""
         return [{}]
 
+    def card_codes(self) -> list[str]:
+        """The codes of the cards these rules play with, in deck order: the whole deck,
+        unless the options leave part of it out (Whot's second pack).
+
+        >>> import cardlab
+        >>> len(cardlab.get_game("whot").rules(players=4).card_codes())
+        54
+        """
+        return list(self.deck.codes)
+
     def new_state(self) -> State:
         """A fresh state at the start of a game, before the setup chance step."""
         return self.state_class(self)
@@ -184,6 +195,12 @@ class State:
     def apply_chance(self, record: JSON) -> None:
         """Enter a chance record (a seeded one, or a real deal typed in); checks it fully."""
         raise NotImplementedError
+
+    def deal_seeded(self, seed: int | str) -> None:
+        """Deal the hand that is due from ``seed``: the same state as
+        ``apply_chance(seeded_chance(seed))``, which a game may reach faster, without the
+        round trip through card codes (simulations and benchmarks deal this way)."""
+        self.apply_chance(self.seeded_chance(seed))
 
     # -- decisions -----------------------------------------------------------------------
     def to_act(self) -> int:
@@ -350,12 +367,15 @@ class GameType:
     ``hand_word`` is what one entry of ``replay.hands`` is called (a Whot rubber is played in
     games), ``whole_word`` what all of them together are; ``tricks`` says that a hand is
     played in tricks (following suit, trumps: the trick exercises); ``exact_solver`` that the
-    open-hand solver (:mod:`cardlab.advisor.solver`) plays it.
+    open-hand solver (:mod:`cardlab.advisor.solver`) plays it. Whether the lowest total
+    wins is the rules' :attr:`Rules.low_score_wins`.
 
     >>> import cardlab
     >>> kind = cardlab.get_game("whot").game_type
     >>> kind.hand_word, kind.whole_word, kind.tricks, kind.exact_solver
     ('game', 'rubber', False, False)
+    >>> kind.points_word, kind.setup_word, kind.sheet_label, kind.shedding
+    ('points against', 'cut', 'game ', True)
     """
 
     information: Literal["hidden", "open"] = "hidden"  # does a seat see every card?
@@ -364,6 +384,21 @@ class GameType:
     exact_solver: bool = False
     hand_word: str = "hand"
     whole_word: str = "game"
+    # The dealer bids last and may not bid the number that makes the bids add up to the
+    # tricks (Ted's Game's hook): the position's "forbidden_bid" says which.
+    hook: bool = False
+    # A hand is won by the first seat out of cards ("winner", how it "ended" in the
+    # position), and the others score what they hold against them.
+    shedding: bool = False
+    # A turn may draw the stock's top card, which a recording names as it is drawn at the
+    # table ("draw star7"): the deal's "stock" is entered as far as it is known.
+    draws_at_table: bool = False
+    points_word: str = "points"  # what a hand's score counts
+    setup_word: str = "draw"  # the chance step for first dealer
+    sheet_label: str = "#"  # before a hand's number on the score sheet
+    # The words a deal's "trump" takes, when the deal names the trump rather than turning a
+    # card up (Bob's Hat's four trump cards; the last means no trump).
+    trump_words: tuple[str, ...] = ()
 
 
 Bot = Callable[["State", int], int]
@@ -471,6 +506,13 @@ class Game:
         """A fresh fast-path outcome hook for one evaluation, or None (the figures hook and
         the engine's score are used)."""
         return None
+
+    # -- simulations ---------------------------------------------------------------------------
+    def records(self) -> Records:
+        """What a simulation records of each hand of this game: its own columns of the hands
+        table and the recorder that reads them off the engine (:mod:`cardlab.records`)."""
+        raise CardlabError(f"{self.name} declares no simulation records, so it cannot be "
+                           "simulated")
 
 
 _REGISTRY: dict[str, Game] = {}

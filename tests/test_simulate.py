@@ -15,15 +15,10 @@ from scipy import stats as scipy_stats
 
 import cardlab
 from cardlab import frames
+from cardlab.records import COMMON_COLUMNS
 from cardlab.simulation import load, make_spec, simulate
 from cardlab.simulation.rows import play_chunk
-from cardlab.simulation.schema import (
-    COMMON_COLUMNS,
-    GAME_COLUMNS,
-    GAMES_COLUMNS,
-    games_schema,
-    hands_schema,
-)
+from cardlab.simulation.schema import GAMES_COLUMNS, games_schema, hands_columns, hands_schema
 from cardlab.simulation.summary import t_quantile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +57,7 @@ def serial():
 def test_the_tables_have_the_documented_schema(serial):
     for result in serial.values():
         game = result.spec.game
-        columns = [c[0] for c in COMMON_COLUMNS + GAME_COLUMNS[game]]
+        columns = [c[0] for c in hands_columns(game)]
         assert list(result.hands.columns) == columns
         assert list(result.games.columns) == [c[0] for c in GAMES_COLUMNS]
         n = result.spec.players
@@ -73,9 +68,14 @@ def test_the_tables_have_the_documented_schema(serial):
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
         assert (result.hands.groupby(["game", "hand"]).size() == n).all()
     doc = (ROOT / "docs" / "simulations.md").read_text()
-    for cols in (COMMON_COLUMNS, GAMES_COLUMNS, *GAME_COLUMNS.values()):
-        for column, *_ in cols:
-            assert f"| `{column}` |" in doc, column
+    # each column's row of the docs: its name, its type and its meaning as declared
+    own = [cardlab.get_game(name).records().columns for name in cardlab.list_games()]
+    for cols in (COMMON_COLUMNS, GAMES_COLUMNS, *own):
+        for column in cols:
+            kind = ("category (string)" if column.type == "category" else
+                    column.type + (" (nullable)" if column.nullable else ""))
+            row = f"| `{column.name}` | {kind} | {column.meaning} |"
+            assert row in doc, row
 
 
 def test_chunking_does_not_change_the_rows(serial):

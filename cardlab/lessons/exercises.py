@@ -47,9 +47,10 @@ from typing import Any
 from ..cursor import Cursor
 from ..errors import CardCodeError, CardlabError
 from ..frames import require
+from ..game import list_games
 from ..replay import Replay
 from ..view.movie import seat_index
-from ..view.texts import Context, card_faces, centre, seat_private, seat_public, signed
+from ..view.texts import Context, card_faces, centre, names_and, seat_private, seat_public, signed
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
@@ -239,9 +240,9 @@ class TrickWinner(Exercise):
     def __init__(self, replay: Replay, hand: int, index: int | None = None,
                  view: int | str | None = None, session: Session | None = None) -> None:
         super().__init__(replay, hand, index, view, session)
-        if replay.game == "whot":
+        if not replay.rules.game.game_type.tricks:
             raise CardlabError("'click the card that wins this trick' is for the trick-taking "
-                               "games; Whot has no tricks")
+                               f"games; {replay.rules.title} has no tricks")
         pos = self.cursor.position
         players = len(replay.seats)
         tricks = pos.get("tricks") or []
@@ -296,9 +297,10 @@ class ForbiddenBid(Exercise):
     def __init__(self, replay: Replay, hand: int, index: int | None = None,
                  view: int | str | None = None, session: Session | None = None) -> None:
         super().__init__(replay, hand, index, view, session)
-        if replay.game != "teds-game":
-            raise CardlabError(f"'what may the dealer not bid?' is about Ted's Game's hook; "
-                               f"this replay is {replay.game}")
+        if not replay.rules.game.game_type.hook:
+            hooked = [g.title for g in list_games().values() if g.game_type.hook]
+            raise CardlabError(f"'what may the dealer not bid?' is about "
+                               f"{names_and(hooked)}'s hook; this replay is {replay.game}")
         state = self.cursor.state
         pos = self.cursor.position
         names = replay.seats
@@ -308,8 +310,8 @@ class ForbiddenBid(Exercise):
             doing = "nobody is to act" if who is None else f"{names[who]} is to act"
             raise CardlabError(f"{self.where}: the dealer is not to bid ({doing}, in the "
                                f"{pos.get('phase')} phase); choose the step of the dealer's bid")
-        forbidden = state.forbidden_bid()  # type: ignore[attr-defined]
-        if forbidden < 0:
+        forbidden = pos.get("forbidden_bid")  # the engine's: live while the dealer is to bid
+        if forbidden is None:
             raise CardlabError(f"{self.where}: the others bid {pos.get('bid_total')} in all, "
                                f"more than the {pos.get('hand_size')} tricks: the hook forbids "
                                "the dealer nothing here")
@@ -438,8 +440,10 @@ class HandScore(Exercise):
         # (a game may clear its running row once the hand is written to the sheet)
         self.score = int(pos["totals"][s] - self._pos(0)["totals"][s])
         self.reason = self._reason(state, pos, s)
-        self.low = replay.game == "whot"  # Whot's hand score is points against
-        self.prompt = (f"Game {hand} is over: how many points against does {self.seat} have?"
+        self.low = bool(replay.rules.low_score_wins)  # Whot's hand score is points against
+        kind = replay.rules.game.game_type
+        self.prompt = (f"{kind.hand_word.capitalize()} {hand} is over: how many "
+                       f"{kind.points_word} does {self.seat} have?"
                        if self.low else f"Hand {hand} is over: what does {self.seat} score?")
         self.table = table(replay, pos, totals=False)
 

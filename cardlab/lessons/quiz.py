@@ -134,7 +134,7 @@ class Quiz:
         point = self.points[k]
         pos = self._position_at(point)
         game = self.replay.game
-        word = "game" if game == "whot" else "hand"
+        word = self.replay.rules.game.game_type.hand_word
         return {"done": False, "seat": self.name, "game": game,
                 "prompt": f"{word.capitalize()} {point.hand}: you are {self.name}. "
                           "What do you play next?",
@@ -203,7 +203,7 @@ class Quiz:
                 f"You chose {chosen}; {self.name} chose {played}.")
         if row["best"] is None:
             return head
-        word = "points against" if game == "whot" else "points"
+        word = self.replay.rules.game.game_type.points_word
         parts = [head, f"The advisor's best: {pretty(game, row['best'])} "
                        f"({num(row['best_value'])} expected {word})."]
         if row["loss"] is not None:

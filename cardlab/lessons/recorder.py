@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import CardlabError, OptionError
 from ..frames import require, sheet_rows
-from ..game import get_game
+from ..game import GameType, get_game
 from ..replay import Replay, load
 from ..table import Table, new_game
 from ..view.texts import card_faces, pretty
@@ -44,7 +44,6 @@ traitlets = require("traitlets")
 
 HERE = Path(__file__).parent
 MAX_TEXT = 200  # the longest entry the widget takes from the browser
-TRUMP_WORDS = {"bobs-hat": ("blue", "red", "black", "gray")}  # Bob's Hat's four trump cards
 
 
 class RecorderWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
@@ -139,10 +138,12 @@ class Recorder:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # -- the draft of a chance step (the setup or a deal), picked card by card ---------------
+    @property
+    def game_type(self) -> GameType:
+        return self.replay.rules.game.game_type
+
     def _codes(self) -> list[str]:
-        deck: Any = get_game(self.game).rules_class.deck
-        count = getattr(self.table.state, "ncards", len(deck.codes))  # Whot: one or two packs
-        return list(deck.codes[:count])
+        return self.replay.rules.card_codes()  # Whot: one pack or two
 
     def _new_draft(self, record: Any = None) -> None:
         """An empty draft shaped like the chance step due (read off a seeded record of it,
@@ -215,7 +216,7 @@ class Recorder:
                     return f"row:{r}:{s}"
             raise CardlabError(f"every player has a card in round {r + 1}: choose whose card "
                                "to change, or take one back")
-        if d["extra"] == "trump" and code in TRUMP_WORDS[self.game]:
+        if d["extra"] == "trump" and code in self.game_type.trump_words:
             return "trump"
         for s, hand in enumerate(d["hands"]):
             if len(hand) < d["sizes"][s]:
@@ -238,7 +239,7 @@ class Recorder:
         if d["kind"] is None:
             raise CardlabError("no deal or draw is due: enter the actions")
         if d["kind"] == "deal" and d["extra"] == "trump":
-            words = TRUMP_WORDS[self.game]
+            words = self.game_type.trump_words
             if slot == "trump" or (slot is None and text.lower() in words):
                 if text.lower() not in words:
                     raise CardlabError(f"the trump card is {', '.join(words[:-1])} or "
@@ -373,7 +374,7 @@ class Recorder:
         if self.phase == "over":
             return self._refuse(CardlabError("the game is over: nothing more can be entered"))
         words = text.split()
-        if self.game == "whot" and len(words) > 1 and words[0].lower() == "draw" and \
+        if self.game_type.draws_at_table and len(words) > 1 and words[0].lower() == "draw" and \
                 words[1].lower() not in ("last", "card"):
             return self._draw_named(words[1:], seat)
         deck: Any = get_game(self.game).rules_class.deck
@@ -392,10 +393,11 @@ class Recorder:
         return self._fine(f"{last.seat}: {pretty(self.game, last.act)}")
 
     def _draw_named(self, codes: list[str], seat: str | None) -> bool:
-        """Whot: ``draw star7``, the card drawn at the table. The deal's stock was entered as
-        far as it was known; the named cards are moved to the top of the part not yet drawn
-        (swapped with the cards there, which nobody has seen), and the draw is entered on the
-        replay so changed: every earlier entry stays as it was."""
+        """``draw star7``, the card drawn at the table (a game whose type ``draws_at_table``:
+        Whot). The deal's stock was entered as far as it was known; the named cards are moved
+        to the top of the part not yet drawn (swapped with the cards there, which nobody has
+        seen), and the draw is entered on the replay so changed: every earlier entry stays as
+        it was."""
         state = self.table.state
         if "draw" not in state.legal_texts():
             return self.enter("draw", seat)  # the engine says why no draw is allowed
@@ -527,9 +529,10 @@ class Recorder:
         """What the front-end draws (JSON-able): the status, the draft or the table, the
         choices of the seat to act, this hand's moves, the score sheet and the last answer."""
         replay, state, game = self.replay, self.table.state, self.game
+        kind = self.game_type
         phase = self.phase
         faces = card_faces(game)
-        word = "game" if game == "whot" else "hand"
+        word = kind.hand_word
         out: dict[str, Any] = {
             "title": replay.rules.title, "seats": list(replay.seats), "phase": phase,
             "file": self.path.name, "entries": self.entries(), "message": self.message,
@@ -542,7 +545,7 @@ class Recorder:
             used.update(out["deck"])
             if phase == "setup":
                 out["rows"] = d["rows"]
-                out["status"] = (f"{replay.rules.title}: the {'cut' if game == 'whot' else 'draw'}"
+                out["status"] = (f"{replay.rules.title}: the {kind.setup_word}"
                                  " for first dealer. Pick a card for each player; if the lowest "
                                  "is tied, add a round for those tied.")
             else:
@@ -551,7 +554,7 @@ class Recorder:
                 out["extra"] = {"slot": d["extra"], "label": self._slot_name(d["extra"]),
                                 "cards": ([] if d[d["extra"]] is None else [d[d["extra"]]])
                                 if d["single"] else d[d["extra"]],
-                                "choices": list(TRUMP_WORDS.get(game, ()))
+                                "choices": list(kind.trump_words)
                                 if d["extra"] == "trump" else []}
                 if d["extra"] == "trump":
                     out["extra"]["cards"] = []
@@ -600,7 +603,7 @@ class Recorder:
                 points.append(running)
         low = self.replay.rules.low_score_wins  # Whot's points are points against
         return {"title": f"Total after each {word}"
-                         + (" (points against: lower is better)" if low else ""),
+                         + (f" ({self.game_type.points_word}: lower is better)" if low else ""),
                 "x": word, "labels": labels, "points": points}
 
     def _centre(self, pos: dict[str, Any], used: set[str]) -> list[list[Any]]:

@@ -1,7 +1,9 @@
 """Playing a chunk of games and recording the tidy rows: one per (game, hand, seat).
 
 Every value comes from the engine at the end of each hand (its bids, tricks won, cards taken,
-``score_parts``, totals, winners); nothing here restates a rule. The rows of a chunk are
+``score_parts``, totals, winners), read by the game's own recorder
+(:meth:`cardlab.game.Game.records`, in ``cardlab/games/<game>/records.py``); nothing here
+restates a rule or names a game. The rows of a chunk are
 built column by column in plain lists and turned into pyarrow tables once, so recording
 costs a few list extensions per hand.
 
@@ -36,9 +38,10 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..cards import seeded_rng
 from ..game import State
+from ..records import HandRecorder
 from ..replay import Replay
 from ..table import Table
-from .schema import columns_of, games_schema, hands_schema
+from .schema import games_schema, hands_schema
 from .spec import Spec
 
 FAULT_ENV = "CARDLAB_SIMULATE_FAULT"  # test-only fault injection: see fault_setting
@@ -55,74 +58,6 @@ class Chunk:
     games: Any  # pyarrow.Table, games_schema()
     replays: list[tuple[str, str]]
     hand_count: int
-
-
-# -- what each game records at the end of a hand -------------------------------------------
-
-class _Recorder:
-    """Collects one game's per-hand and per-seat values into lists (see schema.py)."""
-
-    hand_cols: tuple[str, ...] = ()  # one value per hand (repeated over the seats later)
-    seat_cols: tuple[str, ...] = ()  # one value per seat
-
-    def __init__(self, players: int) -> None:
-        self.n = players
-        self.hand: dict[str, list[Any]] = {c: [] for c in self.hand_cols}
-        self.seat: dict[str, list[Any]] = {c: [] for c in self.seat_cols}
-
-    def dealt(self, state: Any) -> int:
-        """Cards dealt to each seat in the hand just dealt."""
-        return int(state.size)
-
-    @staticmethod
-    def scores(state: Any) -> list[int]:
-        """What the hand that just ended added to each seat: the score sheet's last row
-        (``totals()`` adds the whole sheet up, hand after hand: slower the longer the game)."""
-        return state.sheet[-1]  # type: ignore[no-any-return]
-
-    def ended(self, state: Any) -> None:
-        """Read the engine's values of the hand that just ended."""
-
-
-class _TedsGame(_Recorder):
-    hand_cols = ("hook",)
-    seat_cols = ("bid", "tricks")
-
-    def ended(self, state: Any) -> None:
-        self.hand["hook"].append(state.hook)  # the bid the hook forbade the dealer, or -1
-        self.seat["bid"].extend(state.bids)
-        self.seat["tricks"].extend(state.tricks_won)
-
-
-class _BobsHat(_Recorder):
-    hand_cols = ("hat_holder", "hat_value")
-    seat_cols = ("bid_flags", "taken_suits", "parts")
-
-    def ended(self, state: Any) -> None:
-        self.hand["hat_holder"].append(state.hat_holder())
-        self.hand["hat_value"].append(state.hat_value)
-        self.seat["bid_flags"].extend(state.bids)
-        self.seat["taken_suits"].extend(state.taken())
-        self.seat["parts"].extend(state.score_parts())
-
-
-class _Whot(_Recorder):
-    hand_cols = ("winner", "ended")
-    seat_cols = ("cards_left",)
-
-    def dealt(self, state: Any) -> int:
-        return len(state.hands[0]) + len(state.whots[0])
-
-    def ended(self, state: Any) -> None:
-        self.hand["winner"].append(state.winner)
-        self.hand["ended"].append(state.ended)
-        self.seat["cards_left"].extend(len(h) + len(w) for h, w in
-                                       zip(state.hands, state.whots, strict=True))
-
-
-RECORDERS: dict[str, type[_Recorder]] = {
-    "teds-game": _TedsGame, "bobs-hat": _BobsHat, "whot": _Whot,
-}
 
 
 # -- playing -------------------------------------------------------------------------------
@@ -171,7 +106,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
     first, count = spec.chunks()[index]
     rules = spec.rules()
     n = spec.players
-    rec = RECORDERS[spec.game](n)
+    rec = rules.game.records().recorder(n)  # what the game keeps of each hand
     bot_names = sorted(set(spec.bots))
     # per hand
     h_game: list[int] = []
@@ -219,8 +154,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             if table is not None:
                 table.deal()
             else:
-                state.deal_seeded(seed)  # type: ignore[attr-defined]
-            size = rec.dealt(state)
+                state.deal_seeded(seed)
+            size = rec.hand_size(state)
             played = 0
             if all_random and table is None:
                 state.random_playout(counted)
@@ -247,7 +182,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             actions += played
             h_game.append(game)
             h_hand.append(state.hand_number())
-            h_dealer.append(state.dealer)  # type: ignore[attr-defined]
+            h_dealer.append(rec.dealer(state))
             h_size.append(size)
             h_actions.append(played)
             s_bot.extend(bot_index)
@@ -276,10 +211,10 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
 
 # -- the tables ----------------------------------------------------------------------------
 
-def _hands_table(spec: Spec, bot_names: list[str], rec: _Recorder, h_game: list[int],
-                 h_hand: list[int], h_dealer: list[int], h_size: list[int],
-                 h_actions: list[int], s_bot: list[int], s_score: list[int],
-                 s_total: list[int]) -> Any:
+def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any],
+                 h_game: list[int], h_hand: list[int], h_dealer: list[int],
+                 h_size: list[int], h_actions: list[int], s_bot: list[int],
+                 s_score: list[int], s_total: list[int]) -> Any:
     import numpy as np
     import pyarrow as pa
 
@@ -302,7 +237,7 @@ def _hands_table(spec: Spec, bot_names: list[str], rec: _Recorder, h_game: list[
         "score": np.asarray(s_score, dtype=np.int32),
         "total": np.asarray(s_total, dtype=np.int32),
     }
-    cols.update(columns_of(spec.game, rec, seat_index, cols["dealer"], n))
+    cols.update(rec.build(seat_index, cols["dealer"]))
     schema = hands_schema(spec.game)
     return pa.table([pa.array(cols[f.name], f.type) if not isinstance(cols[f.name], pa.Array)
                      else cols[f.name].cast(f.type) for f in schema], schema=schema)

@@ -112,6 +112,7 @@ def make_spec(game: str, *, players: int | None = None, games: int = 100,
               chunk: int | None = None) -> Spec:
     """Check every argument of a simulation (the bad ones raise a ``CardlabError``)."""
     info = get_game(game)  # an unknown game: the list of games
+    info.records()  # a game that declares no records cannot be simulated: say so first
     given = dict(options or {})
     for name in ("game", "seed", "seats", "meta", "games", "bots"):
         if name in given:

@@ -107,6 +107,7 @@ def decisions_data(replay: Any, starts: dict[int, int], top: int,
     from ..advisor import report  # the advisor is needed only by analysed replays
 
     game = replay.game
+    word = replay.rules.game.game_type.hand_word
     dec = []
     for d in report.decisions(replay, seat, seat_view=True):
         if d.hand not in starts:
@@ -114,7 +115,7 @@ def decisions_data(replay: Any, starts: dict[int, int], top: int,
         step = starts[d.hand] + d.index
         played = d.values[d.played][0]
         best = d.values[d.best][0]
-        text = (f"{replay.seats[d.seat]}, {_word(game)} {d.hand}: {pretty(game, d.played)}"
+        text = (f"{replay.seats[d.seat]}, {word} {d.hand}: {pretty(game, d.played)}"
                 f"{(' ' + d.mark) if d.mark else ''} ({number(played)}); best "
                 f"{pretty(game, d.best)} ({number(best)}), lost {d.loss:.1f}")
         dec.append({"s": step, "p": d.seat, "h": d.hand, "x": pretty(game, d.played),
@@ -132,10 +133,6 @@ def decisions_data(replay: Any, starts: dict[int, int], top: int,
                      "t": [number(row.result, 0), number(row.expected),
                            number(row.skill), number(row.luck)]})
     return {"dec": dec, "luck": luck}
-
-
-def _word(game: str) -> str:
-    return "game" if game == "whot" else "hand"
 
 
 __all__ = ["decisions_data", "eval_entry", "number", "source_text"]

@@ -61,8 +61,9 @@ def _labels(replay: Replay) -> list[str]:
 
 
 def hand_word(replay: Replay) -> str:
-    """What one entry of ``replay.hands`` is called: a game in a Whot rubber, else a hand."""
-    return "game" if replay.game == "whot" else "hand"
+    """What one entry of ``replay.hands`` is called: a game in a Whot rubber, else a hand
+    (the game's :attr:`~cardlab.game.GameType.hand_word`)."""
+    return replay.rules.game.game_type.hand_word
 
 
 def _layout(fig: Any, title: str, x: str, y: str, template: str = "plotly_white") -> Any:
@@ -124,7 +125,8 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
         fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
                                  line={"color": PALETTE[s % len(PALETTE)]}))
     word = hand_word(replay)
-    against = " (points against: lower is better)" if replay.game == "whot" else ""
+    points = replay.rules.game.game_type.points_word
+    against = f" ({points}: lower is better)" if replay.rules.low_score_wins else ""
     sized = any("<br>" in t for t in ticks)
     _layout(fig, f"Score after each {word}{against}",
             f"{word} (cards dealt each)" if sized else word, "total", template)

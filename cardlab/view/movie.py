@@ -627,7 +627,7 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
         "title": title,
         "subtitle": sub,
         "seats": list(replay.seats),
-        "word": "game" if replay.game == "whot" else "hand",
+        "word": replay.rules.game.game_type.hand_word,
         "langs": note_languages(replay) or ["en"],
         "lang": lang,
         "explore": explore,

@@ -105,6 +105,7 @@ class Context:
         self.rules = rules
         self.low_wins = bool(rules.low_score_wins)
         kind = rules.game.game_type
+        self.kind = kind
         self.word = kind.hand_word  # what one entry of replay.hands is called
         self.whole = kind.whole_word
         self.marks = marks(self.game)
@@ -328,13 +329,14 @@ def result_text(ctx: Context, pos: dict[str, Any], at_deal: list[int], game_over
     word = ctx.word.capitalize()
     lines = []
     parts = pos.get("score_parts")
-    if ctx.game == "whot":
+    if ctx.kind.shedding:  # the first out of cards wins; the others score what they hold
         winner = pos.get("winner")
         head = (f"{ctx.name(winner)} is out and wins {ctx.word} {pos.get('hand')}."
                 if winner is not None else
                 f"{word} {pos.get('hand')} is over ({pos.get('ended') or 'ended'}).")
         against = ", ".join(f"{n} {s}" for n, s in zip(ctx.seats, scores, strict=True))
-        lines.append(f"{head} Points against (what is left in hand): {against}.")
+        lines.append(f"{head} {ctx.kind.points_word.capitalize()} (what is left in hand): "
+                     f"{against}.")
     else:
         best = max(scores)
         tops = [ctx.seats[s] for s, v in enumerate(scores) if v == best]
@@ -355,7 +357,7 @@ def result_text(ctx: Context, pos: dict[str, Any], at_deal: list[int], game_over
         lines.append("; ".join(rows) + ".")
     if game_over:
         winners = [ctx.seats[s] for s in ctx.rules.winners(totals)]
-        if ctx.game == "whot" and pos.get("rubber_winners"):
+        if pos.get("rubber_winners"):  # the winners the position names (Whot), if any
             winners = [ctx.seats[s] for s in pos["rubber_winners"]]
         value = totals[ctx.seats.index(winners[0])]
         how = "the lowest total" if ctx.low_wins else "the highest total"
@@ -392,7 +394,7 @@ def sheet_rows(ctx: Context, pos: dict[str, Any], game_over: bool) -> list[list[
     rows: list[list[Any]] = []
     running = [0] * len(ctx.seats)
     sheet = pos.get("sheet") or []
-    label = "game " if ctx.game == "whot" else "#"
+    label = ctx.kind.sheet_label
     for k, row in enumerate(sheet):
         running = [a + b for a, b in zip(running, row, strict=True)]
         rows.append([k + 1, "score", f"{label}{k + 1}", row])

@@ -164,7 +164,7 @@ class ReplayViewer:
         self.widget.send({"type": "evaluated", "text": text})
 
     def _word(self) -> str:
-        return "game" if self.replay.game == "whot" else "hand"
+        return self.replay.rules.game.game_type.hand_word
 
     def _key(self) -> str:
         return self.widget.seat or ""

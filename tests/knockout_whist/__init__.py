@@ -47,6 +47,7 @@ from collections.abc import Iterator
 
 from cardlab.game import Bot, CardFace, Game, GameType, register, unregister
 from cardlab.games.trick_taking import SUIT_MARK, suited_faces
+from cardlab.records import Records
 
 from .engine import DECK, KnockoutWhistRules
 
@@ -66,6 +67,11 @@ class KnockoutWhist(Game):
 
     def card_faces(self) -> dict[str, CardFace]:
         return suited_faces(DECK)
+
+    def records(self) -> Records:
+        from .records import RECORDS
+
+        return RECORDS
 
 
 GAME = KnockoutWhist()

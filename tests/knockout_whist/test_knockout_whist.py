@@ -10,7 +10,8 @@ cardlab's surfaces while a test registers it (issue 19, point 7; docs/adding-a-g
   and in a child process (``python -m knockout_whist``);
 - the viewer's movie and every seat's view, with the leak checks of ``tests/test_view.py``,
   ``tests/test_seatview.py`` and ``tests/fuzzing.py``;
-- the recorder (``cardlab.lessons.recorder``), for the games it can record.
+- the recorder (``cardlab.lessons.recorder``), for the games it can record;
+- ``cardlab.simulate``: the rows of its own columns (``Game.records``), against the replays.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
 from cardlab.view.movie import build_movie, iter_frames
 
-from . import bot, engine, referee
+from . import bot, engine, records, referee
 from . import registered as registered_game
 from .engine import DECK, SUITS, TRUMP, KnockoutWhistRules, KnockoutWhistState
 from .referee import Referee
@@ -71,7 +72,7 @@ def _long_game(options: dict, hands: int = 2) -> cardlab.Replay:
 def test_the_folders_examples_run():
     import knockout_whist
 
-    for module in (knockout_whist, engine, bot, referee):
+    for module in (knockout_whist, engine, bot, referee, records):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
@@ -337,3 +338,41 @@ def test_the_recorder_records_a_one_hand_game(knockout_whist, tmp_path):
         assert [a.act for a in saved.hands[0].actions] == [a.act for a in replay.hands[0].actions]
         recorded += 1
     assert recorded >= 3
+
+
+# -- simulations -----------------------------------------------------------------------------
+
+def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
+    """The hands table has the common columns and the game's own (its records.py), and each
+    row says what the replay of the same game says (serially: a spawned worker would not
+    know a game registered by a test)."""
+    from cardlab import frames
+    from cardlab.simulation import simulate
+    from cardlab.simulation.schema import hands_columns
+
+    folder = tmp_path / "replays"
+    result = simulate(NAME, players=4, games=9, bots="heuristic,random", seed=3, chunk=4,
+                      workers=0, progress=False, replays=folder, out=tmp_path / "kw.parquet")
+    hands = result.hands
+    assert list(hands.columns) == [column.name for column in hands_columns(NAME)]
+    assert list(hands.columns)[-2:] == ["tricks", "knocked_out"]
+    for g in range(1, 10):
+        replay = cardlab.load(folder / f"game-{g}.json")
+        rows = hands[hands.game == g]
+        games = result.games[result.games.game == g]
+        assert list(games.total) == replay.totals
+        results = frames.hand_results_list(replay)
+        assert len(rows) == 4 * len(results)
+        for res, (_, hand) in zip(results, rows.groupby("hand", sort=True), strict=True):
+            hand = hand.sort_values("seat_index")
+            end = res.end
+            assert list(hand.score) == res.scores
+            assert list(hand.tricks) == end["tricks_won"]
+            assert list(hand.knocked_out) == [t == 0 for t in end["tricks_won"]]
+            assert list(hand.dealer) == [s == end["dealer"] for s in range(4)]
+            assert (hand.hand_size == end["hand_size"]).all()
+    # the game ends at the first knock-out, or after its last hand
+    last = hands.groupby("game").hand.transform("max") == hands.hand
+    assert not hands[~last].knocked_out.any()
+    back = cardlab.simulation.load(tmp_path / "kw.parquet")
+    assert back.hands.equals(hands) and back.games.equals(result.games)

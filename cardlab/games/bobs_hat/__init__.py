@@ -15,13 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...game import Bot, CardFace, Game, GameType, State, register
+from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
-from .engine import DECK, HAT_RANKS, BobsHatRules
+from .engine import DECK, HAT_RANKS, TRUMP_CARDS, BobsHatRules
+from .records import RECORDS
 
 
 class BobsHat(Game):
     rules_class = BobsHatRules
-    game_type = GameType(tricks=True, exact_solver=True)
+    game_type = GameType(tricks=True, exact_solver=True, trump_words=TRUMP_CARDS)
     marks = COLOUR_MARK
 
     def heuristic_bot(self, seed: int | str) -> Bot:
@@ -31,6 +33,9 @@ class BobsHat(Game):
 
     def card_faces(self) -> dict[str, CardFace]:
         return suited_faces(DECK, HAT_RANKS)
+
+    def records(self) -> Records:
+        return RECORDS
 
     def seat_public(self, state: State) -> dict[str, Any]:
         from .engine import NO_BID, BobsHatState

@@ -13,13 +13,15 @@
 from __future__ import annotations
 
 from ...game import Bot, CardFace, Game, GameType, register
+from ...records import Records
 from ..trick_taking import SUIT_MARK, suited_faces
 from .engine import DECK, TedsGameRules
+from .records import RECORDS
 
 
 class TedsGame(Game):
     rules_class = TedsGameRules
-    game_type = GameType(tricks=True, exact_solver=True)
+    game_type = GameType(tricks=True, exact_solver=True, hook=True)
     marks = SUIT_MARK
 
     def heuristic_bot(self, seed: int | str) -> Bot:
@@ -29,6 +31,9 @@ class TedsGame(Game):
 
     def card_faces(self) -> dict[str, CardFace]:
         return suited_faces(DECK)
+
+    def records(self) -> Records:
+        return RECORDS
 
 
 GAME = register(TedsGame())

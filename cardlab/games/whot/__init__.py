@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from ...game import Bot, CardFace, Game, GameType, register
+from ...records import Records
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
     CALL,
@@ -73,6 +74,7 @@ from .pack import (  # noqa: F401  (the pack's names are part of this module's A
     parse_symbol,
     symbol_name,
 )
+from .records import RECORDS
 from .rules import WhotRules
 from .state import WhotState
 
@@ -86,7 +88,9 @@ class Whot(Game):
     """Whot as the layers above see it: a rubber of games, scored in points against."""
 
     rules_class = WhotRules
-    game_type = GameType(hand_word="game", whole_word="rubber")
+    game_type = GameType(hand_word="game", whole_word="rubber", shedding=True,
+                         draws_at_table=True, points_word="points against",
+                         setup_word="cut", sheet_label="game ")
     marks = SHAPE_MARK
 
     def heuristic_bot(self, seed: int | str) -> Bot:
@@ -106,6 +110,9 @@ class Whot(Game):
             else:
                 out[code] = [number, SHAPE_MARK.get(name, ""), "whot", 0, f"{name} {number}"]
         return out
+
+    def records(self) -> Records:
+        return RECORDS
 
 
 GAME = register(Whot())

@@ -116,6 +116,14 @@ class WhotRules(Rules):
         self.stacking: dict[int, bool] = {PICK_TWO: opts["pick_two_stacking"],
                                           PICK_THREE: opts["pick_three_stacking"]}
 
+    def card_codes(self) -> list[str]:
+        """The first pack's codes, or both packs' (the deck holds two).
+
+        >>> len(WhotRules(players=4).card_codes()), len(WhotRules(players=8).card_codes())
+        (54, 108)
+        """
+        return list(self.deck.codes[:self.ncards])
+
     @classmethod
     def conformance_option_sets(cls) -> list[dict[str, Any]]:
         """Both rule sets, 2 to 10 players, one-game rubbers mostly. Random bots take hundreds

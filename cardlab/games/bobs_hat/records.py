@@ -1,0 +1,83 @@
+"""What a simulation records of each hand of Where's Bob's Hat? (docs/simulations.md): each
+seat's bid, the cards it took by suit, the hat, and the points of each part of the score
+(the engine's ``score_parts``).
+
+>>> from cardlab.games.bobs_hat.records import RECORDS
+>>> [column.name for column in RECORDS.columns][:5]
+['bid', 'taken', 'taken_blue', 'taken_red', 'taken_black']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...records import Column, HandRecorder, Records
+from .engine import BID_WORDS, SUITS, BobsHatState, bid_text
+
+COLUMNS = (
+    Column("bid", "string", False, "the bid, as a replay writes it: most-blue,fewest; none"),
+    Column("taken", "int16", False, "cards the seat took"),
+    Column("taken_blue", "int16", False, "blue cards taken"),
+    Column("taken_red", "int16", False, "red cards taken"),
+    Column("taken_black", "int16", False, "black cards taken"),
+    Column("hat", "bool", False, "the seat held Bob's Hat at the end of the hand"),
+    Column("hat_value", "int8", False, "the hat's value the dealer chose, +10 or -10"),
+    Column("points_most_blue", "int16", True, "points of the most-blue bid (null: not bid)"),
+    Column("points_most_red", "int16", True, "points of the most-red bid"),
+    Column("points_most_black", "int16", True, "points of the most-black bid"),
+    Column("points_fewest", "int16", True, "points of the fewest bid"),
+    Column("points_double_fewest", "int16", True, "points of the double-fewest bid"),
+    Column("points_hat", "int16", True, "the hat's points, on the holder's row (null: none)"),
+    Column("points_renege", "int16", True, "a renege's penalty (null: none)"),
+)
+
+
+class BobsHatRecorder(HandRecorder[BobsHatState]):
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.hat_holder: list[int] = []  # per hand
+        self.hat_value: list[int] = []
+        self.bid_flags: list[int] = []  # per seat
+        self.taken_suits: list[list[int]] = []
+        self.parts: list[dict[str, int]] = []
+
+    def hand_size(self, state: BobsHatState) -> int:
+        return state.size
+
+    def dealer(self, state: BobsHatState) -> int:
+        return state.dealer
+
+    def scores(self, state: BobsHatState) -> list[int]:
+        return state.sheet[-1]
+
+    def ended(self, state: BobsHatState) -> None:
+        self.hat_holder.append(state.hat_holder())
+        self.hat_value.append(state.hat_value)
+        self.bid_flags.extend(state.bids)
+        self.taken_suits.extend(state.taken())
+        self.parts.extend(state.score_parts() or ())  # a hand that is over has its parts
+
+    def build(self, seat_index: Any, dealer: Any) -> dict[str, Any]:
+        import numpy as np
+        import pyarrow as pa
+
+        n = self.players
+        flags = self.bid_flags
+        texts = {f: bid_text(f) for f in set(flags)}
+        taken = np.asarray(self.taken_suits, dtype=np.int16).reshape(-1, len(SUITS))
+        holder = np.repeat(np.asarray(self.hat_holder, dtype=np.int8), n)
+        out: dict[str, Any] = {
+            "bid": [texts[f] for f in flags],
+            "taken": taken.sum(axis=1, dtype=np.int16),
+            "hat": seat_index == holder,
+            "hat_value": np.repeat(np.asarray(self.hat_value, dtype=np.int8), n),
+        }
+        for i, suit in enumerate(SUITS):
+            out[f"taken_{suit}"] = taken[:, i]
+        for word in (*BID_WORDS.values(), "hat", "renege"):
+            out["points_" + word.replace("-", "_")] = pa.array(
+                [p.get(word) for p in self.parts], pa.int16())
+        return out
+
+
+RECORDS = Records(COLUMNS, BobsHatRecorder)

@@ -1,0 +1,59 @@
+"""What a simulation records of each hand of Ted's Game (docs/simulations.md): each seat's
+bid and tricks, and the bid the hook forbade the dealer.
+
+>>> from cardlab.games.teds_game.records import RECORDS
+>>> [column.name for column in RECORDS.columns]
+['bid', 'tricks', 'made', 'forbidden', 'hooked']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...records import Column, HandRecorder, Records
+from .engine import TedsGameState
+
+COLUMNS = (
+    Column("bid", "int16", False, "the seat's bid, after any change"),
+    Column("tricks", "int16", False, "tricks the seat won"),
+    Column("made", "bool", False, "tricks == bid: the bid was made"),
+    Column("forbidden", "int16", True, "on the dealer's row: the bid the hook forbade "
+                                       "(null when the others' bids left no bid forbidden)"),
+    Column("hooked", "bool", False, "the seat dealt and the hook forbade it a bid"),
+)
+
+
+class TedsRecorder(HandRecorder[TedsGameState]):
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.hook: list[int] = []  # per hand: the bid the hook forbade the dealer, or -1
+        self.bids: list[int] = []  # per seat
+        self.tricks: list[int] = []
+
+    def hand_size(self, state: TedsGameState) -> int:
+        return state.size
+
+    def dealer(self, state: TedsGameState) -> int:
+        return state.dealer
+
+    def scores(self, state: TedsGameState) -> list[int]:
+        return state.sheet[-1]
+
+    def ended(self, state: TedsGameState) -> None:
+        self.hook.append(state.hook)
+        self.bids.extend(state.bids)
+        self.tricks.extend(state.tricks_won)
+
+    def build(self, seat_index: Any, dealer: Any) -> dict[str, Any]:
+        import numpy as np
+        import pyarrow as pa
+
+        bid = np.asarray(self.bids, dtype=np.int16)
+        tricks = np.asarray(self.tricks, dtype=np.int16)
+        hook = np.repeat(np.asarray(self.hook, dtype=np.int16), self.players)
+        hooked = dealer & (hook >= 0)
+        return {"bid": bid, "tricks": tricks, "made": bid == tricks,
+                "forbidden": pa.array(hook, pa.int16(), mask=~hooked), "hooked": hooked}
+
+
+RECORDS = Records(COLUMNS, TedsRecorder)
