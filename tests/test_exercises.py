@@ -14,6 +14,7 @@ from cardlab.errors import CardlabError, IllegalActionError
 from cardlab.games.teds_game import engine as teds_game
 from cardlab.lessons import exercises as ex
 from cardlab.seatview import hidden_from
+from cardlab.view.texts import signed
 
 EXAMPLES = ("norwegian-review", "teds-game-example", "whot-example")
 TRICK_EXAMPLES = ("norwegian-review", "teds-game-example")
@@ -323,20 +324,28 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
 
 
 @pytest.mark.parametrize("kind", ex.KINDS)
-def test_the_solution_for_a_page_without_kernel_agrees_with_check(kind):
+def test_the_verdicts_for_a_page_without_kernel_are_those_of_check(kind):
     replay = cardlab.example("teds-game-example" if kind == "forbidden-bid"
                              else "norwegian-review")
     where = {"trick-winner": dict(hand=1, index=9), "forbidden-bid": dict(hand=2, index=3),
              "legal-plays": dict(hand=1, index=6), "hand-score": dict(hand=1, seat="Brad")}
     exercise = ex.make(kind, replay, **where[kind], session=ex.Session())
-    solution = exercise.solution()
-    assert exercise.check(solution["correct"]).right
-    if "feedback" in solution:
-        assert [k for k, f in solution["feedback"].items() if f["right"]] == \
-            [str(solution["correct"])]
-        for value, _ in exercise.choices:
-            assert solution["feedback"][str(value)] == exercise.check(value).data()
-    else:
-        assert solution["right"]["right"] is True
-    assert exercise.session.score() == (0, 0)  # working out the solution answers nothing
+    verdicts = exercise.verdicts()
+    if kind in ("trick-winner", "forbidden-bid"):  # every choice's verdict, one of them right
+        assert verdicts == {"answers": {str(v): exercise.check(v).data()
+                                        for v, _ in exercise.choices}}
+        assert sum(v["right"] for v in verdicts["answers"].values()) == 1
+    elif kind == "legal-plays":  # the right set's; a wrong set's sentence around its slips
+        assert verdicts["right"] == exercise.check(exercise.legal).data()
+        assert [row[0] for row in verdicts["cards"]] == [v for v, _ in exercise.choices]
+        wrong = exercise.check([])
+        before, after = verdicts["wrong"]["text"]
+        assert wrong.text.startswith(before) and wrong.text.endswith(after)
+    else:  # the right number's; a wrong one's sentence around the number
+        score = exercise.score
+        assert verdicts["answers"] == {str(score): exercise.check(score).data()}
+        before, after = verdicts["wrong"]["text"]
+        assert exercise.check(score + 3).text == before + signed(score + 3) + after
+        assert verdicts["signs"] == [signed(-1)[:-1], "", "+"]
+    assert exercise.session.score() == (0, 0)  # working out the verdicts answers nothing
     assert "correct" not in json.dumps(exercise.data())

@@ -53,7 +53,7 @@ def review() -> cardlab.Replay:
 
 # --- the parts -------------------------------------------------------------------------------
 
-def test_an_exercise_spec_is_the_widgets_question_and_the_engines_feedback(review):
+def test_an_exercise_spec_is_the_widgets_question_and_the_engines_verdicts(review):
     for kind, hand, index, options in (("trick-winner", 1, 21, {}),
                                        ("forbidden-bid", 7, 3, {}),
                                        ("legal-plays", 1, 11, {}),
@@ -63,17 +63,23 @@ def test_an_exercise_spec_is_the_widgets_question_and_the_engines_feedback(revie
         spec = handouts.exercise_spec(exercise)
         assert spec["data"] == exercise.data() and spec["mode"] == "exercise"
         key = spec["key"]
-        if kind in ("trick-winner", "forbidden-bid"):
-            assert key["feedback"] == {str(v): exercise.check(v).data()
-                                       for v, _ in exercise.choices}
+        assert key == exercise.verdicts()
+        if kind in ("trick-winner", "forbidden-bid"):  # every answer's verdict, looked up
+            assert key["answers"] == {str(v): exercise.check(v).data()
+                                      for v, _ in exercise.choices}
         elif kind == "legal-plays":
             assert key["right"] == exercise.check(exercise.legal).data()
-            assert spec["seat"] == "Kathrine" and key["correct"] == ["blue15", "blue17"]
+            assert key["right"]["correct"] == ["blue15", "blue17"]
+            # each card says what choosing it, and leaving it out, gets wrong
+            assert {code: (chosen, left) for code, _, chosen, left in key["cards"]} == {
+                code: ("", "left") if code in ("blue15", "blue17") else ("chose", "")
+                for code, _ in exercise.choices}
         else:
-            assert key["right"] == exercise.check(21).data() and key["correct"] == 21
-            # the sentence the page fills in for a wrong score: the kernel's, less the number
-            assert key["wrong"] == exercise.check(22).data()["text"]
-            assert key["wrong"].startswith("Not +22: Kathrine scores +21.")
+            assert key["answers"] == {"21": exercise.check(21).data()}
+            # the sentence the page fills in for a wrong score: the kernel's, around the number
+            assert key["wrong"]["text"][0] + "+22" + key["wrong"]["text"][1] == \
+                exercise.check(22).data()["text"]
+            assert exercise.check(22).data()["text"].startswith("Not +22: Kathrine scores +21.")
     # nothing of the key is in what the widget shows
     assert "correct" not in json.dumps(make("trick-winner", review, 1, 21).data())
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from ..errors import CardCodeError, CardlabError
 from ..frames import require
 from ..game import list_games
 from ..replay import Replay
+from ..view.assets import module, stylesheet
 from ..view.movie import seat_index
 from ..view.texts import Context, card_faces, centre, names_and, seat_private, seat_public, signed
 
@@ -56,6 +58,9 @@ anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[not
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent
+# the exercise and quiz widgets' front-end, with the helpers and card faces the widgets share
+ESM = module(HERE / "lessons.js")
+CSS = stylesheet(HERE / "lessons.css")
 KINDS = ("trick-winner", "forbidden-bid", "legal-plays", "hand-score")
 _ids = itertools.count(1)
 
@@ -203,19 +208,19 @@ class Exercise:
                 "number": self.number, "game": self.replay.game,
                 "choices": [[v, label] for v, label in self.choices], "table": self.table}
 
-    def solution(self) -> dict[str, Any]:
-        """The answer and the feedback of every choice, for a page that checks answers with
-        no kernel (an offline handout): ``{"correct", "feedback": {value: feedback data}}``;
-        for *legal-plays* the feedback of the right set and each card's reason, for
-        *hand-score* the feedback of the right number. Never in the widget's data."""
-        right = self.check(self._correct()).data()
-        if self.multiple or self.number:
-            return {"correct": right["correct"], "right": right, "reasons": right["reasons"]}
-        return {"correct": right["correct"],
-                "feedback": {str(v): self.check(v).data() for v, _ in self.choices}}
+    def verdicts(self) -> dict[str, Any]:
+        """The verdict of every answer, as data that a page with no kernel (an offline
+        handout: :mod:`cardlab.lessons.handouts`) looks an answer up in, knowing no rule:
+        ``{"answers": {choice: feedback data}}``, every choice's :meth:`check`. The kinds
+        whose answers cannot all be listed (a set of cards, a typed number) say how their
+        sentence is made instead (see theirs). It holds the answer: never in the widget's data.
 
-    def _correct(self) -> Any:
-        raise NotImplementedError
+        >>> import cardlab
+        >>> ex = TrickWinner(cardlab.example("norwegian-review"), hand=1, index=9)
+        >>> {value: v["right"] for value, v in ex.verdicts()["answers"].items()}
+        {'blue20': True, 'blue14': False, 'blue9': False, 'blue5': False}
+        """
+        return {"answers": {str(v): self.check(v).data() for v, _ in self.choices}}
 
     def _choice(self, given: Any) -> Any:
         values = [v for v, _ in self.choices]
@@ -274,9 +279,6 @@ class TrickWinner(Exercise):
                       trick={"leader": done["leader"], "cards": done["cards"]})
         self.table = table(replay, before, totals=False, turn=False, winner=False)
 
-    def _correct(self) -> Any:
-        return self.trick["winning_card"]
-
     def check(self, given: Any) -> Feedback:
         code = self._choice(given)
         done = self.trick
@@ -327,9 +329,6 @@ class ForbiddenBid(Exercise):
         self.prompt = f"{self.dealer} deals and bids last: what may {self.dealer} not bid?"
         self.choices = [(b, str(b)) for b in range(pos["hand_size"] + 1)]
         self.table = table(replay, pos, totals=False)
-
-    def _correct(self) -> Any:
-        return self.forbidden
 
     def check(self, given: Any) -> Feedback:
         bid = self._choice(given)
@@ -389,34 +388,72 @@ class LegalPlays(Exercise):
                        f"{self.seat} may play now (none, if none).")
         self.table = table(replay, self.cursor.position, totals=False)
 
-    def _correct(self) -> Any:
-        return list(self.legal)
-
-    def check(self, given: Any) -> Feedback:
-        if isinstance(given, str) or not hasattr(given, "__iter__"):
-            raise CardlabError(f"the answer is a list of cards, not {given!r}")
-        chosen = [self._choice(code) for code in given]
+    def _words(self) -> dict[str, Any]:
+        """The words of the verdicts, written once for :meth:`check` and the page: the right
+        answer's text, and the wrong answer's around its slips (the cards chosen that may not
+        be played, the cards left out), each slip around the names of its cards."""
         faces = card_faces(self.replay.game)
-        wrong = [c for c in chosen if c not in self.legal]
-        missed = [c for c in self.legal if c not in chosen]
         legal = ", ".join(faces[c][4] for c in self.legal) or "none of them"
         # the engine's reason once for the cards it refuses alike ("must follow blue...")
         why: dict[str, list[str]] = {}
         for code, reason in self.reasons.items():
             why.setdefault(reason, []).append(faces[code][4])
         refused = " ".join(f"Not {', '.join(cards)}: {reason}." for reason, cards in why.items())
-        if not wrong and not missed:
-            return Feedback(True, f"Right: {self.seat} may play {legal}. {refused}".strip(),
-                            list(self.legal), dict(self.reasons))
-        slips = []
-        if wrong:
-            slips.append(f"you chose {', '.join(faces[c][4] for c in wrong)}, which "
-                         f"{self.seat} may not play")
-        if missed:
-            slips.append(f"you left out {', '.join(faces[c][4] for c in missed)}")
-        return Feedback(False, f"Not quite ({' and '.join(slips)}): {self.seat} may play "
-                               f"{legal}. {refused}".strip(), list(self.legal),
+        tail = f"{self.seat} may play {legal}. {refused}".rstrip()
+        return {"right": f"Right: {tail}", "wrong": ["Not quite (", f"): {tail}"],
+                "slips": {"chose": ["you chose ", f", which {self.seat} may not play"],
+                          "left": ["you left out ", ""]},
+                "names": ", ", "and": " and "}
+
+    def _cards(self) -> list[list[str]]:
+        """Each card offered, in the hand's order: its code, its name, and the slip that
+        choosing it makes and the one that leaving it out makes ("" for none)."""
+        return [[code, name, "" if code in self.legal else "chose",
+                 "left" if code in self.legal else ""] for code, name in self.choices]
+
+    def check(self, given: Any) -> Feedback:
+        if isinstance(given, str) or not hasattr(given, "__iter__"):
+            raise CardlabError(f"the answer is a list of cards, not {given!r}")
+        chosen = [self._choice(code) for code in given]
+        found = self._slips(chosen)
+        words = self._words()
+        if not any(found.values()):
+            return Feedback(True, words["right"], list(self.legal), dict(self.reasons))
+        said = [before + words["names"].join(found[kind]) + after
+                for kind, (before, after) in words["slips"].items() if found[kind]]
+        before, after = words["wrong"]
+        return Feedback(False, before + words["and"].join(said) + after, list(self.legal),
                         dict(self.reasons))
+
+    def _slips(self, chosen: list[str]) -> dict[str, list[str]]:
+        # the names of the cards of each slip: as chosen, then as offered (the page's order)
+        found: dict[str, list[str]] = {"chose": [], "left": []}
+        cards = {row[0]: row for row in self._cards()}
+        for code in chosen:
+            if cards[code][2]:
+                found[cards[code][2]].append(cards[code][1])
+        for code, name, _, left in cards.values():
+            if left and code not in chosen:
+                found[left].append(name)
+        return found
+
+    def verdicts(self) -> dict[str, Any]:
+        """The verdicts of a set of cards (see :meth:`Exercise.verdicts`): ``right``, the
+        feedback of the right set; ``wrong``, a wrong set's, its text in two halves around
+        the slips; ``cards``, each card offered with its slips (:meth:`_cards`); ``slips``,
+        each slip's text in two halves around its cards' names; ``names`` and ``and``, what
+        joins names and slips. :meth:`check` writes its sentences with the same words."""
+        words = self._words()
+        right = self.check(self.legal).data()
+        return {"right": right, "wrong": dict(right, right=False, text=words["wrong"]),
+                "cards": self._cards(), "slips": words["slips"], "names": words["names"],
+                "and": words["and"]}
+
+
+# A typed score: digits with a sign or none (the typographic minus too), nothing else; the
+# handouts' page reads typed scores with the same pattern.
+NUMBER = "[+\\-\u2212]?[0-9]+"
+NOT_A_SCORE = "a score is a whole number (like -7 or 21), not "
 
 
 class HandScore(Exercise):
@@ -467,25 +504,36 @@ class HandScore(Exercise):
             return f"{name}'s points against are the cards left in hand: {cards}"
         return f"{name}'s points against are the {pos['hand_counts'][s]} cards left in hand"
 
-    def _correct(self) -> Any:
-        return self.score
+    def _say(self, value: int) -> str:
+        return str(value) if self.low else signed(value)
+
+    def _wrong(self) -> list[str]:
+        # a wrong score's sentence, in two halves around the number given
+        verb = "has" if self.low else "scores"
+        return ["Not ", f": {self.seat} {verb} {self._say(self.score)}. {self.reason}."]
 
     def check(self, given: Any) -> Feedback:
         value = given
         if isinstance(given, str):
-            try:
-                value = int(given.strip().replace("\u2212", "-"))
-            except ValueError:
-                value = None
+            text = given.strip()
+            value = int(text.replace("\u2212", "-")) if re.fullmatch(NUMBER, text) else None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise CardlabError(f"a score is a whole number (like -7 or 21), not {given!r}")
-        def say(v: int) -> str:
-            return str(v) if self.low else signed(v)
+            raise CardlabError(f"{NOT_A_SCORE}{given!r}")
         if value == self.score:
-            return Feedback(True, f"Right: {say(self.score)}. {self.reason}.", self.score)
-        verb = "has" if self.low else "scores"
-        return Feedback(False, f"Not {say(value)}: {self.seat} {verb} {say(self.score)}. "
-                               f"{self.reason}.", self.score)
+            return Feedback(True, f"Right: {self._say(self.score)}. {self.reason}.", self.score)
+        before, after = self._wrong()
+        return Feedback(False, before + self._say(value) + after, self.score)
+
+    def verdicts(self) -> dict[str, Any]:
+        """The verdicts of a typed score (see :meth:`Exercise.verdicts`): ``answers``, the
+        right number's feedback; ``wrong``, any other number's, its text in two halves
+        around the number; ``number``, the pattern a typed score matches (:data:`NUMBER`);
+        ``signs``, what is written before a negative number, zero and a positive one; and
+        ``bad``, the refusal of anything else, in two halves around the text typed."""
+        right = self.check(self.score).data()
+        return {"answers": {str(self.score): right},
+                "wrong": dict(right, right=False, text=self._wrong()), "number": NUMBER,
+                "signs": [self._say(v)[:-1] for v in (-1, 0, 1)], "bad": [NOT_A_SCORE + "'", "'"]}
 
 
 CLASSES: dict[str, type[Exercise]] = {"trick-winner": TrickWinner,
@@ -520,8 +568,8 @@ class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     ``error`` when the exercise could not be made (the message shows in place of it).
     """
 
-    _esm = HERE / "lessons.js"
-    _css = HERE / "lessons.css"
+    _esm = ESM
+    _css = CSS
     mode = traitlets.Unicode("exercise").tag(sync=True)
     data = traitlets.Dict({}).tag(sync=True)
     feedback = traitlets.Dict({}).tag(sync=True)

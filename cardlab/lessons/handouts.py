@@ -14,12 +14,19 @@ notebook (issue 6's page, :mod:`cardlab.view.page`): ``viewer.js`` draws each ta
 - :func:`quiz_handout` writes the no-peeking quiz of one seat over a replay.
 
 **Answers are checked in the browser.** With no kernel to ask, the page must carry the
-answers: each exercise's :meth:`~cardlab.lessons.exercises.Exercise.solution` and each quiz
-decision's key (:meth:`~cardlab.lessons.quiz.Quiz.script`) are in the page's data, as a
+answers: each exercise's verdicts (:meth:`~cardlab.lessons.exercises.Exercise.verdicts`, the
+feedback of every answer, or for a set of cards and a typed score the words its sentence is
+made of, which :meth:`~cardlab.lessons.exercises.Exercise.check` writes with too) and each
+quiz decision's key (:meth:`~cardlab.lessons.quiz.Quiz.script`) are in the page's data, as a
 printed answer sheet at the back of a book would be. A student who reads the page's source
-can find them; the notebook's live widgets never hold them. The feedback texts are the
-engine's, computed here; the page only picks the one that fits (and, for a set of cards or
-a typed score, puts the engine's reasons into the sentence the kernel would write).
+can find them; the notebook's live widgets never hold them. The page's script
+(``verdicts.js``) only looks the answer up and shows what it finds: the rules and the words
+are Python's, written once.
+
+The page's scripts are the front-ends' own files, put together by :mod:`cardlab.view.assets`:
+the viewer's module booted by ``handout-viewers.js``, ``lessons.js`` booted by
+``handout-lessons.js`` (with ``verdicts.js``), each with the stand-in for the widget model
+(``view/model.js``).
 
 Every string is data in ``<script type="application/json">`` (escaped as the page escapes
 it: :func:`cardlab.view.page.script_json`) and is inserted as text; the lesson's Markdown is
@@ -53,15 +60,22 @@ from ..errors import CardlabError
 from ..files import write_text
 from ..frames import require
 from ..replay import Replay
+from ..view import assets
 from ..view.movie import build_views
-from ..view.page import EXPORT, PAGE_MODEL, module_source, page_movie, script_json
+from ..view.page import page_movie, script_json
 from ..view.texts import pretty
 
 HERE = Path(__file__).parent
-VIEW = HERE.parent / "view"
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
        "img-src data:")
+
+# The page's scripts: the front-ends (the viewer, lessons.js) and the files that boot them
+# on the page's data with a stand-in for the widget model.
+LESSONS = HERE / "lessons.js"
+VIEWERS = HERE / "handout-viewers.js"
+VERDICTS = HERE / "verdicts.js"  # the checker: an answer's verdict, looked up
+EXERCISES = (VERDICTS, HERE / "handout-lessons.js")
 
 # The page's own layout: a readable column of text, the tables and exercises full width.
 STYLE = """
@@ -83,149 +97,18 @@ body{margin:0;padding:12px;background:#f4f2ea;color:#1d1d1b;
 }
 """
 
-# Boots every viewer of the page on its movie, at the position the lesson showed.
-BOOT_VIEWERS = PAGE_MODEL + """
-const movies = {};
-for (const s of document.querySelectorAll("script.cardlab-movie")) {
-  movies[s.dataset.movie] = JSON.parse(s.textContent);
-}
-for (const host of document.querySelectorAll(".cardlab-handout-viewer")) {
-  const movie = movies[host.dataset.movie];
-  const state = { movie, step: Number(host.dataset.step), seat: host.dataset.seat,
-    line: Number(host.dataset.line), lang: movie.lang, show_all: false, big: false,
-    evaluate: false };
-  render({ model: pageModel(state), el: host });
-}
-"""
-
-# Boots the exercises and the quiz with a model that answers from the page's key.
-BOOT_LESSONS = """
-const specs = JSON.parse(document.getElementById("cardlab-lessons").textContent);
-const session = { answered: new Set(), right: 0, models: [] };
-const MINUS = "\\u2212";
-function signed(v) { return v > 0 ? "+" + v : (v < 0 ? MINUS + (-v) : "0"); }
-function names(spec, codes) {
-  const label = Object.fromEntries(spec.data.choices.map(([v, l]) => [v, l]));
-  return codes.map((c) => label[c] || c).join(", ");
-}
-function judge(spec, value) {
-  const key = spec.key;
-  const kind = spec.data.kind;
-  if (kind === "legal-plays") {
-    const values = spec.data.choices.map(([v]) => v);
-    if (!Array.isArray(value) || value.some((v) => !values.includes(v))) {
-      return { error: "the answer is a list of the cards offered" };
-    }
-    const wrong = value.filter((c) => !key.correct.includes(c));
-    const missed = key.correct.filter((c) => !value.includes(c));
-    if (!wrong.length && !missed.length) return key.right;
-    const slips = [];
-    if (wrong.length) {
-      slips.push(`you chose ${names(spec, wrong)}, which ${spec.seat} may not play`);
-    }
-    if (missed.length) slips.push(`you left out ${names(spec, missed)}`);
-    return { right: false, correct: key.correct, reasons: key.reasons,
-      text: `Not quite (${slips.join(" and ")}): ` + key.right.text.replace(/^Right: /, "") };
-  }
-  if (kind === "hand-score") {
-    const text = String(value).trim().replace(MINUS, "-");
-    if (!/^[+-]?[0-9]+$/.test(text)) {
-      return { error: `a score is a whole number (like -7 or 21), not '${value}'` };
-    }
-    const v = parseInt(text, 10);
-    if (v === key.correct) return key.right;
-    const say = spec.low ? String(v) : signed(v);
-    return { right: false, correct: key.correct, reasons: {},
-      text: `Not ${say}: ` + key.wrong.replace(/^[^:]*: /, "") };
-  }
-  const feedback = key.feedback[String(value)];
-  return feedback || { error: `'${value}' is not one of the choices` };
-}
-function lessonModel(state, onSend) {
-  const handlers = {};
-  const model = {
-    get: (key) => state[key],
-    set: (key, value) => {
-      state[key] = value;
-      for (const f of (handlers["change:" + key] || []).slice()) f();
-    },
-    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
-    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
-    save_changes: () => {},
-    send: (msg) => onSend(model, msg),
-  };
-  return model;
-}
-function score() { return { right: session.right, asked: session.answered.size }; }
-for (const host of document.querySelectorAll(".cardlab-handout-exercise")) {
-  const spec = specs[Number(host.dataset.spec)];
-  if (spec.mode === "quiz") {
-    let at = 0;
-    let same = 0;
-    const state = { mode: "quiz", data: spec.script[0].data, reveal: {}, error: "" };
-    const model = lessonModel(state, (m, msg) => {
-      if (msg.type === "answer" && !Object.keys(state.reveal).length) {
-        const reveal = spec.reveals[at][msg.action];
-        if (!reveal) { m.set("error", `'${msg.action}' is not one of the choices`); return; }
-        if (reveal.same) same += 1;
-        m.set("error", "");
-        m.set("reveal", reveal);
-      } else if (msg.type === "next" && Object.keys(state.reveal).length) {
-        at += 1;
-        state.reveal = {};
-        m.set("data", at < spec.script.length ? spec.script[at].data : { done: true,
-          summary: `That was the last decision. You chose as ${spec.seat} did ` +
-            `${same} time${same === 1 ? "" : "s"} out of ${spec.script.length}.` });
-      }
-    });
-    render({ model, el: host });
-    continue;
-  }
-  const state = { mode: "exercise", data: spec.data, feedback: {}, score: score(),
-    error: spec.error || "" };
-  const model = lessonModel(state, (m, msg) => {
-    if (msg.type !== "answer") return;
-    const feedback = judge(spec, msg.value);
-    if (!feedback.error && !session.answered.has(spec.id)) {
-      session.answered.add(spec.id);
-      if (feedback.right) session.right += 1;
-    }
-    m.set("feedback", feedback);
-    for (const other of session.models) other.set("score", score());
-  });
-  session.models.push(model);
-  render({ model, el: host });
-}
-"""
-
-
-def _module(path: Path, boot: str) -> str:
-    js = module_source() if path.name == "viewer.js" else path.read_text(encoding="utf-8")
-    if js.count(EXPORT) != 1 or "</script" in js.lower():
-        raise RuntimeError(f"{path.name} cannot be inlined as it is")  # our own file
-    return js.replace(EXPORT, "") + "\n" + boot
-
-
 def _css() -> str:
-    css = "\n".join((VIEW / "viewer.css").read_text(encoding="utf-8").splitlines()
-                    + (HERE / "lessons.css").read_text(encoding="utf-8").splitlines())
-    if "</style" in css.lower():
-        raise RuntimeError("viewer.css/lessons.css cannot be inlined as they are")
-    return STYLE + css
+    return STYLE + assets.stylesheet(assets.VIEWER_CSS, HERE / "lessons.css")
 
 
 # -- the parts of a page ------------------------------------------------------------------------
 
 def exercise_spec(exercise: Any) -> dict[str, Any]:
-    """What the page needs of one exercise: the question as the widget shows it and the key
-    (the answer and the engine's feedback; a page's own, never a widget's)."""
-    solution = exercise.solution()
-    spec: dict[str, Any] = {"mode": "exercise", "id": exercise.id, "data": exercise.data(),
-                            "seat": getattr(exercise, "seat", ""), "key": solution,
-                            "low": bool(getattr(exercise, "low", False))}
-    if exercise.number:  # a wrong score's sentence, with the number put in by the page
-        spec["key"] = dict(solution, wrong=exercise.check(solution["correct"] + 1).data()["text"])
-    return spec
+    """What the page needs of one exercise: the question as the widget shows it, and the key
+    (:meth:`~cardlab.lessons.exercises.Exercise.verdicts`: the verdict of every answer, which
+    the page looks up; a page's own, never a widget's)."""
+    return {"mode": "exercise", "id": exercise.id, "data": exercise.data(),
+            "key": exercise.verdicts()}
 
 
 def _reveal(quiz: Any, entry: dict[str, Any], action: str) -> dict[str, Any]:
@@ -248,7 +131,12 @@ def quiz_spec(quiz: Any) -> dict[str, Any]:
     script = quiz.script()
     reveals = [{action: _reveal(quiz, entry, action) for action, _ in entry["data"]["choices"]}
                for entry in script]
-    return {"mode": "quiz", "seat": quiz.name, "script": script, "reveals": reveals}
+    # the last words, for each number of choices the same as played
+    summaries = [f"That was the last decision. You chose as {quiz.name} did {same} "
+                 f"time{'' if same == 1 else 's'} out of {len(script)}."
+                 for same in range(len(script) + 1)]
+    return {"mode": "quiz", "seat": quiz.name, "script": script, "reveals": reveals,
+            "summaries": summaries}
 
 
 def _page(title: str, lang: str, body: list[str], movies: dict[str, dict[str, Any]],
@@ -266,11 +154,11 @@ def _page(title: str, lang: str, body: list[str], movies: dict[str, dict[str, An
                      f'data-movie="{html.escape(key)}">{script_json(movie)}</script>\n')
     parts.append(f'<script type="application/json" id="cardlab-lessons">{script_json(specs)}'
                  "</script>\n")
-    if movies:
-        parts.append(f'<script type="module">\n{_module(VIEW / "viewer.js", BOOT_VIEWERS)}'
+    if movies:  # the viewer's module, booted on each movie
+        parts.append(f'<script type="module">\n{assets.script(*assets.VIEWER, boot=[VIEWERS])}'
                      "</script>\n")
-    if specs:
-        parts.append(f'<script type="module">\n{_module(HERE / "lessons.js", BOOT_LESSONS)}'
+    if specs:  # the exercises' module, booted on the page's key
+        parts.append(f'<script type="module">\n{assets.script(LESSONS, boot=EXERCISES)}'
                      "</script>\n")
     parts.append("</body></html>\n")
     return "".join(parts)

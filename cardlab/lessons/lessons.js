@@ -2,47 +2,18 @@
 // question, the table as one seat sees it, the choices) and sends the answer; the kernel
 // checks it with the engine and answers with `feedback` (exercise) or `reveal` (quiz).
 // It knows no rule of any game, and holds no answer before one is given.
-// Every text is inserted with textContent.
+// Every text is inserted with textContent. cardlab/view/assets.py puts common.js (el, button,
+// cardFace...) before it in one module.
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function button(cls, text, label) {
-  const node = el("button", cls, text);
-  node.type = "button";
-  if (label) node.setAttribute("aria-label", label);
-  return node;
-}
-
-function themeIsDark() {
-  const body = document.body;
-  if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
-    return body.dataset.jpThemeLight === "false";
-  }
-  return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
-}
-
-// A card: [rank, mark, colour, hat, name] from the table's `cards`; a button when it is a
+// A card: its face from the table's `cards` (common.js draws it); a button when it is a
 // choice, else a plain face.
 function card(cards, code, asButton) {
-  const face = (cards || {})[code] || [code, "", "", 0, code];
-  const node = asButton ? button("cardlab-lesson-card", null, face[4])
-    : el("span", "cardlab-lesson-card");
-  node.classList.add("cardlab-c-" + face[2]);
-  if (face[3]) node.classList.add("cardlab-hat-card");
-  node.dataset.code = code;
-  if (!asButton) { node.setAttribute("role", "img"); node.setAttribute("aria-label", face[4]); }
-  node.append(el("span", "cardlab-rank", face[0]), el("span", "cardlab-mark", face[1]));
-  return node;
-}
-
-function back() {
-  const node = el("span", "cardlab-lesson-card cardlab-back");
-  node.setAttribute("aria-hidden", "true");
+  const face = (cards || {})[code];
+  const name = face ? face[4] : code;
+  const node = asButton ? button("cardlab-card cardlab-lesson-card", null, name)
+    : el("span", "cardlab-card cardlab-lesson-card");
+  cardFace(node, code, face);
+  if (!asButton) { node.setAttribute("role", "img"); node.setAttribute("aria-label", name); }
   return node;
 }
 
@@ -67,7 +38,7 @@ function drawTable(table, pickCard) {
       });
     } else {
       const n = seat.count || 0;
-      for (let i = 0; i < Math.min(n, 20); i++) hand.append(back());
+      for (let i = 0; i < Math.min(n, 20); i++) hand.append(cardBack("cardlab-lesson-card"));
       hand.append(el("span", "cardlab-lesson-count",
         n ? `${n} card${n === 1 ? "" : "s"}` : "no cards left"));
     }

@@ -34,7 +34,7 @@ from ..replay import Replay, index_of_hand
 from ..seatview import visible_eval
 from ..view.movie import seat_index
 from ..view.texts import pretty
-from .exercises import HERE, anywidget, table, traitlets
+from .exercises import CSS, ESM, anywidget, table, traitlets
 
 COLUMNS = ["hand", "step", "seat", "chosen", "played", "same", "chosen_value", "played_value",
            "best", "best_value", "loss", "played_loss", "values", "source"]
@@ -259,8 +259,8 @@ class QuizWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     ``reveal`` is empty until the answer, ``error`` a message (a quiz that could not be made,
     a bad answer)."""
 
-    _esm = HERE / "lessons.js"
-    _css = HERE / "lessons.css"
+    _esm = ESM  # lessons.js, as the exercises' widget
+    _css = CSS
     mode = traitlets.Unicode("quiz").tag(sync=True)
     data = traitlets.Dict({}).tag(sync=True)
     reveal = traitlets.Dict({}).tag(sync=True)

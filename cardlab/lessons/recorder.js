@@ -1,33 +1,13 @@
 // The recording widget's front-end (anywidget): it draws the recorder's `data` and sends each
 // click or typed entry to the kernel, which checks it with the engine and answers with new
 // data. It knows no rule of any game: the choices, the reasons and the sheet come from Python.
-// Every text is inserted with textContent.
+// Every text is inserted with textContent. cardlab/view/assets.py puts common.js (el, svg,
+// button, cardFace...) before it in one module.
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function button(cls, text, label) {
-  const node = el("button", cls, text);
-  node.type = "button";
-  if (label) { node.title = label; node.setAttribute("aria-label", label); }
-  return node;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
 // Each seat's line differs by colour (recorder.css: .cardlab-rec-s0...), dash AND marker, so
 // the chart does not rely on colour alone.
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 3", "10 4", "4 4", "12 3 3 3"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "down", "plus", "cross", "bar"];
-
-function svg(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-  return node;
-}
 
 // A marker shape centred on (x, y); r is its half size.
 function marker(kind, x, y, r) {
@@ -47,24 +27,12 @@ function marker(kind, x, y, r) {
     : svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r });
 }
 
-function themeIsDark() {
-  const body = document.body;
-  if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
-    return body.dataset.jpThemeLight === "false";
-  }
-  return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
-}
-
-// A card face: [rank, mark, colour, hat, name] from the data's `faces`.
+// A card: its face from the data's `faces` (common.js draws it), a button to click, or
+// disabled with nothing to do.
 function card(data, code, onClick, extra) {
-  const face = (data.faces || {})[code] || [code, "", "", 0, code];
-  const node = button("cardlab-card cardlab-c-" + face[2] + (extra ? " " + extra : ""), null,
-    face[4]);
-  node.dataset.code = code;
-  // a word for a mark (Whot's WHOT) is set smaller than a symbol
-  node.append(el("span", "cardlab-rank", face[0]),
-    el("span", "cardlab-mark" + (face[1].length > 1 ? " cardlab-word" : ""), face[1]));
-  if (face[3]) node.classList.add("cardlab-hat-card");
+  const face = (data.faces || {})[code];
+  const node = button("cardlab-card" + (extra ? " " + extra : ""), null, face ? face[4] : code);
+  cardFace(node, code, face);
   if (onClick) node.addEventListener("click", onClick); else node.disabled = true;
   return node;
 }

@@ -37,6 +37,7 @@ from ..frames import require, sheet_rows
 from ..game import GameType, get_game
 from ..replay import Replay, load
 from ..table import Table, new_game
+from ..view.assets import module, stylesheet
 from ..view.texts import card_faces, pretty
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
@@ -49,8 +50,8 @@ MAX_TEXT = 200  # the longest entry the widget takes from the browser
 class RecorderWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """The anywidget of a :class:`Recorder`; ``recorder.js``/``recorder.css`` draw ``data``."""
 
-    _esm = HERE / "recorder.js"
-    _css = HERE / "recorder.css"
+    _esm = module(HERE / "recorder.js")  # after common.js, the helpers the widgets share
+    _css = stylesheet(HERE / "recorder.css")  # after cards.css
     data = traitlets.Dict({}).tag(sync=True)
 
 

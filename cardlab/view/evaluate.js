@@ -1,7 +1,7 @@
 // The Evaluate part of the cardlab viewer: the advisor's numbers, drawn from the movie.
 //
-// This file is not a module of its own: cardlab/view/widget.py and page.py put it after
-// viewer.js in one module (it uses el, svg, button, select and fillSelect from there). The
+// This file is not a module of its own: cardlab/view/assets.py puts it after viewer.js in one
+// module (it uses el, svg and button from common.js, select and fillSelect from viewer.js). The
 // movie's line data carry `ev` (step → the values of the decision made at that step, best
 // first, with the marks and texts written in Python: cardlab/view/analysis.py), `dec` (each
 // decision of the main line: played, best, loss, mark) and `luck` (per seat and hand). A
@@ -15,7 +15,7 @@ function evaluateView({ goto, send, pick }) {
   const head = el("div", "cardlab-panel-title", "Evaluate");
   const source = el("div", "cardlab-eval-source");
   const list = el("div", "cardlab-eval-actions");
-  const ask = button("cardlab-eval-ask", "evaluate this decision",
+  const ask = button("cardlab-button cardlab-eval-ask", "evaluate this decision",
     "ask the kernel for the values of this decision (200 sampled deals)");
   const message = el("span", "cardlab-eval-message");
   panel.append(head, source, list, ask, message);

@@ -1,9 +1,10 @@
 """The standalone page: one self-contained HTML file that steps through a replay offline.
 
-The page runs the very front-end of the notebook viewer (``viewer.js`` and ``viewer.css``,
-inlined) on the movie embedded as JSON, with a small model object in place of the widget's
-(``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``). It loads nothing from the
-network. A teacher e-mails it or puts it on the school's site.
+The page runs the very front-end of the notebook viewer (``viewer.js`` with ``evaluate.js``
+and ``viewer.css``, put together by :mod:`cardlab.view.assets` and inlined) on the movie
+embedded as JSON; ``page.js`` boots it with a small model object in place of the widget's
+(``model.js``: ``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``). It loads nothing
+from the network. A teacher e-mails it or puts it on the school's site.
 
 The movie is JSON inside ``<script type="application/json">``, with ``<``, ``>``, ``&`` and
 U+2028/U+2029 written as ``\\uXXXX`` escapes, so no string of the replay can end that script
@@ -21,13 +22,13 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from ..errors import SaveError
 from ..files import write_bytes
 from ..limits import MAX_PAGE_FRAMES
 from ..replay import Replay
+from .assets import VIEW, VIEWER, VIEWER_CSS, script, stylesheet
 from .movie import (
     assemble,
     build_views,
@@ -37,39 +38,6 @@ from .movie import (
     not_json,
     seat_index,
 )
-
-HERE = Path(__file__).parent
-EXPORT = "export default { render };"
-
-# The page's stand-in for the widget model: the movie and where the viewer stands, kept in
-# `state`; `send` has no kernel to go to (the what-if controls are hidden). The handouts boot
-# their viewers with it too.
-PAGE_MODEL = """
-function pageModel(state) {
-  const handlers = {};
-  return {
-    get: (key) => state[key],
-    set: (key, value) => {
-      const changed = state[key] !== value;
-      state[key] = value;
-      if (changed) for (const f of (handlers["change:" + key] || []).slice()) f();
-    },
-    on: (event, f) => { (handlers[event] = handlers[event] || []).push(f); },
-    off: (event, f) => { handlers[event] = (handlers[event] || []).filter((g) => g !== f); },
-    save_changes: () => {},
-    send: () => {},
-  };
-}
-"""
-
-BOOT = PAGE_MODEL + """
-const movie = JSON.parse(document.getElementById("cardlab-movie").textContent);
-const state = { movie, step: 0, seat: movie.start || "", line: 0, lang: movie.lang,
-  show_all: false, big: false, evaluate: false };
-const model = pageModel(state);
-render({ model, el: document.getElementById("cardlab-root") });
-document.querySelector(".cardlab-viewer").focus();
-"""
 
 
 def script_json(data: Any) -> str:
@@ -107,29 +75,6 @@ def _script_safe(text: str) -> str:
         if char in text:
             text = text.replace(char, escape)
     return text
-
-
-def module_source() -> str:
-    """The front-end's one ES module: ``viewer.js`` with ``evaluate.js`` (the advisor's
-    part, kept in its own file to stay readable) put before its export line.
-
-    >>> source = module_source()
-    >>> source.index("function evaluateView") < source.index(EXPORT)
-    True
-    """
-    js = (HERE / "viewer.js").read_text(encoding="utf-8")
-    extra = (HERE / "evaluate.js").read_text(encoding="utf-8")
-    if js.count(EXPORT) != 1:
-        raise RuntimeError("viewer.js must end with its one export line")  # our own file
-    return js.replace(EXPORT, extra + "\n" + EXPORT)
-
-
-def _front_end() -> tuple[str, str]:
-    js = module_source()
-    css = (HERE / "viewer.css").read_text(encoding="utf-8")
-    if EXPORT not in js or "</script" in js.lower() or "</style" in css.lower():
-        raise RuntimeError("viewer.js/viewer.css cannot be inlined as they are")  # our files
-    return js.replace(EXPORT, ""), css
 
 
 def page_movie(replay: Replay, seat: int | str | None = None, lang: str | None = None,
@@ -181,7 +126,8 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
         return json_text(value, file)
 
     movie = page_movie(replay, seat, lang, views, budget, file, encode)
-    js, css = _front_end()
+    js = script(*VIEWER, boot=[VIEW / "page.js"])  # page.js boots the viewer on the movie
+    css = stylesheet(VIEWER_CSS)
     title = html.escape(str(movie["title"]))
     yield (
         "<!DOCTYPE html>\n"
@@ -201,7 +147,7 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
     except ValueError:  # what allow_nan=False refuses
         raise not_json(file) from None
     del movie
-    yield (f'</script>\n<script type="module">\n{js}\n{BOOT}</script>\n'
+    yield (f'</script>\n<script type="module">\n{js}</script>\n'
            "</body></html>\n")
 
 

@@ -6,26 +6,14 @@
 // string that came from a replay is inserted with textContent, never as markup.
 //
 // The same module runs in JupyterLab (anywidget gives `model`) and in the standalone page
-// (cardlab/view/page.py gives a small model with get/set/on/off/save_changes/send).
+// (model.js gives a small model with get/set/on/off/save_changes/send). cardlab/view/assets.py
+// makes it one module: common.js (el, svg, button, cardFace...) first, evaluate.js before the
+// export line.
 
-const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
   "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3", "3 6", "6 6"];
 const SPEEDS = [["0.5", "slow"], ["1", "1 step/s"], ["2", "2 steps/s"], ["4", "fast"]];
-
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function svg(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-  return node;
-}
 
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -91,31 +79,12 @@ function prepare(line, base) {
 
 function card(movie, code, extra) {
   const face = movie.cards[code];
-  const node = el("span", "cardlab-card" + (extra ? " " + extra : ""));
-  node.dataset.code = code;
-  if (!face) {
-    node.appendChild(el("span", "cardlab-rank", code));
-    return node;
+  const node = cardFace(el("span", "cardlab-card" + (extra ? " " + extra : "")), code, face);
+  if (face) {
+    node.title = face[4];
+    node.setAttribute("aria-label", face[4]);
+    node.setAttribute("role", "img");
   }
-  const [rank, mark, colour, hat, name] = face;
-  node.classList.add("cardlab-c-" + colour);
-  node.title = name;
-  node.setAttribute("aria-label", name);
-  node.setAttribute("role", "img");
-  node.appendChild(el("span", "cardlab-rank", rank));
-  node.appendChild(el("span", "cardlab-mark" + (mark.length > 2 ? " cardlab-word" : ""), mark));
-  if (hat) {
-    const icon = svg("svg", { viewBox: "0 0 13 10", class: "cardlab-hatmark", "aria-hidden": "true" });
-    icon.appendChild(svg("path", { d: "M2 7.5C2 2.5 4 1 6.5 1S11 2.5 11 7.5Z" }));
-    icon.appendChild(svg("rect", { x: 1, y: 7, width: 11.5, height: 2.2, rx: 1.1 }));
-    node.appendChild(icon);
-  }
-  return node;
-}
-
-function back() {
-  const node = el("span", "cardlab-card cardlab-back");
-  node.setAttribute("aria-hidden", "true");
   return node;
 }
 
@@ -150,22 +119,6 @@ function checkbox(cls, label) {
   return [wrap, box];
 }
 
-function button(cls, text, label) {
-  const node = el("button", "cardlab-button " + cls, text);
-  node.type = "button";
-  node.title = label;
-  node.setAttribute("aria-label", label);
-  return node;
-}
-
-function themeIsDark() {
-  const body = document.body;
-  if (body && body.dataset && body.dataset.jpThemeLight !== undefined) {
-    return body.dataset.jpThemeLight === "false";
-  }
-  return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
-}
-
 function render({ model, el: host }) {
   const root = el("div", "cardlab-viewer");
   root.tabIndex = 0;
@@ -182,11 +135,12 @@ function render({ model, el: host }) {
   head.append(title, subtitle);
 
   const controls = el("div", "cardlab-controls");
-  const first = button("cardlab-first", "|◀", "first step (Home)");
-  const prev = button("cardlab-prev", "◀", "previous step (←)");
-  const next = button("cardlab-next", "▶", "next step (→)");
-  const last = button("cardlab-last", "▶|", "last step (End)");
-  const autoplay = button("cardlab-autoplay", "▶ play", "autoplay (pause keeps the place)");
+  const first = button("cardlab-button cardlab-first", "|◀", "first step (Home)");
+  const prev = button("cardlab-button cardlab-prev", "◀", "previous step (←)");
+  const next = button("cardlab-button cardlab-next", "▶", "next step (→)");
+  const last = button("cardlab-button cardlab-last", "▶|", "last step (End)");
+  const autoplay = button("cardlab-button cardlab-autoplay", "▶ play",
+    "autoplay (pause keeps the place)");
   const [speedWrap, speed] = select("cardlab-speed", "speed");
   fillSelect(speed, SPEEDS, "1");
   const slider = el("input", "cardlab-slider");
@@ -241,7 +195,8 @@ function render({ model, el: host }) {
 
   const whatif = el("div", "cardlab-whatif-row");
   const [whatWrap, whatSelect] = select("cardlab-whatif", "what if, instead:");
-  const tryButton = button("cardlab-try", "try it", "play this instead; bots finish the hand");
+  const tryButton = button("cardlab-button cardlab-try", "try it",
+    "play this instead; bots finish the hand");
   const message = el("span", "cardlab-message");
   whatif.append(whatWrap, tryButton, message);
 
@@ -376,7 +331,7 @@ function render({ model, el: host }) {
     } else {
       const count = Number(data.h || 0);
       const nodes = [];
-      for (let k = 0; k < count; k++) nodes.push(back());
+      for (let k = 0; k < count; k++) nodes.push(cardBack());
       box.hand.replaceChildren(...nodes);
       box.hand.setAttribute("role", "img");  // an aria-label needs a role (axe)
       box.hand.setAttribute("aria-label", `${count} cards face down`);

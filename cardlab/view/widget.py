@@ -4,7 +4,8 @@
 viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``) are traitlets
 synced both ways, so stepping, jumping and switching seats run in the browser with no kernel
 round trip, and the kernel can read and set where the viewer stands. The front-end is
-``viewer.js`` and ``viewer.css`` beside this module.
+``viewer.js`` and ``viewer.css`` beside this module (with the helpers and card faces every
+front-end shares, put together by :mod:`cardlab.view.assets`).
 
 :class:`ReplayViewer` wraps it with the scriptable API a notebook or a test drives:
 ``viewer.next()``, ``viewer.goto_trick(1, 4)``, ``viewer.set_seat("Brad")``,
@@ -28,7 +29,6 @@ cardlab.errors.CardlabError: no seat called 'brad'; the seats are Tone, Remo, Ka
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from .. import explore as _explore
@@ -36,13 +36,13 @@ from ..cursor import Cursor
 from ..errors import CardlabError
 from ..frames import require
 from ..replay import LinePath, Replay, index_of_hand
+from .assets import VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
-from .page import json_text, module_source
+from .page import json_text
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
 
-HERE = Path(__file__).parent
 BOT_KINDS = ("heuristic", "random")
 EVALUATE_ROLLOUTS = 200  # the browser's "evaluate this decision": a modest number, quickly
 
@@ -50,8 +50,8 @@ EVALUATE_ROLLOUTS = 200  # the browser's "evaluate this decision": a modest numb
 class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
 
-    _esm = module_source()  # viewer.js with evaluate.js, one module
-    _css = HERE / "viewer.css"
+    _esm = module(*VIEWER)  # common.js, viewer.js and evaluate.js: one module
+    _css = stylesheet(VIEWER_CSS)  # cards.css and viewer.css
     movie = traitlets.Dict({}).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)

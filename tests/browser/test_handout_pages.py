@@ -6,11 +6,14 @@ handout shows its viewers at the positions the lesson shows, and they step; its 
 are answered by clicking and typing, and every feedback the page writes is the one the
 kernel would give (the engine's ``check``), for right, wrong and bad answers; the session's
 score counts first answers. The quiz is answered and stepped to its end, each reveal the
-live quiz's.
+live quiz's. The page's checker (verdicts.js, run in Chromium) gives, from the verdicts Python
+put in the page, the very feedback of ``check`` for every answer: every choice, every set of
+cards, typed scores right, wrong and bad.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +37,12 @@ QUIZ = {"hand": 1, "rollouts": 12, "seed": 5}
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("handouts")
     out = {"following": folder / "following.html", "bobs": folder / "bobs.html",
-           "quiz": folder / "quiz.html"}
+           "teds": folder / "teds.html", "quiz": folder / "quiz.html"}
     out["following"].write_text(handouts.lesson_handout(NOTEBOOKS / "10-following-suit.ipynb"),
                                 encoding="utf-8")
     out["bobs"].write_text(handouts.lesson_handout(NOTEBOOKS / "11-bobs-hat-lesson.ipynb"),
+                           encoding="utf-8")
+    out["teds"].write_text(handouts.lesson_handout(NOTEBOOKS / "12-teds-game-lesson.ipynb"),
                            encoding="utf-8")
     review = cardlab.example("norwegian-review")
     out["quiz"].write_text(handouts.quiz_handout(review, "Brad", **QUIZ), encoding="utf-8")
@@ -139,6 +144,87 @@ def test_a_typed_score_right_wrong_and_bad(chromium, pages):
     assert quiz.locator(".cardlab-lesson-progress").inner_text() == "decision 1"
     no_problems(offline)
     page.close()
+
+
+def first_position(kind: str, replay: cardlab.Replay, hand: int, **options: Any) -> Any:
+    """The exercise of ``kind`` at the first position of ``hand`` that suits it."""
+    for index in range(len(replay.line(hand)) + 1):
+        try:
+            return make(kind, replay, hand, index, **options)
+        except CardlabError:
+            continue
+    raise AssertionError(f"no position of hand {hand} suits {kind}")
+
+
+def test_a_bid_right_and_wrong_in_a_handout_is_the_kernels_verdict(chromium, pages):
+    teds = cardlab.example("teds-game-example")
+    exercise = first_position("forbidden-bid", teds, 7)  # the dealer's bid (the lesson's)
+    page, offline = open_offline(chromium, pages["teds"])
+    box = page.locator(".cardlab-handout-exercise").nth(0)
+    assert box.locator(".cardlab-lesson-prompt").inner_text() == exercise.prompt
+    wrong = next(v for v, _ in exercise.choices if v != exercise.forbidden)
+    box.locator(f'button.cardlab-choice[data-value="{wrong}"]').click()
+    assert feedback(box) == "✘ " + exercise.check(wrong).text
+    assert box.locator(f'button.cardlab-no[data-value="{wrong}"]').count() == 1
+    box.locator(f'button.cardlab-choice[data-value="{exercise.forbidden}"]').click()
+    assert feedback(box) == "✔ " + exercise.check(exercise.forbidden).text
+    assert "Score this session: 0 right of 1" in box.inner_text()  # the first answer counts
+    no_problems(offline)
+    page.close()
+
+
+def kernel(exercise: Any, given: Any) -> dict[str, Any]:
+    """What the kernel answers: the feedback of ``check``, or the refusal of a bad answer."""
+    try:
+        return dict(exercise.check(given).data())
+    except CardlabError as err:
+        return {"error": str(err)}
+
+
+VERDICT_CASES = [("norwegian-review", "trick-winner", 1, {}),
+                 ("teds-game-example", "trick-winner", 2, {}),
+                 ("teds-game-example", "forbidden-bid", 7, {}),
+                 ("teds-game-example", "forbidden-bid", 2, {}),
+                 ("norwegian-review", "legal-plays", 1, {}),
+                 ("norwegian-review", "legal-plays", 2, {}),
+                 ("teds-game-example", "legal-plays", 3, {}),
+                 ("whot-example", "legal-plays", 1, {}),
+                 ("norwegian-review", "hand-score", 2, {"seat": "Kathrine"}),
+                 ("norwegian-review", "hand-score", 1, {"seat": "Brad"}),
+                 ("teds-game-example", "hand-score", 7, {"seat": 0}),
+                 ("whot-example", "hand-score", 1, {"seat": 1})]
+
+
+def test_the_pages_checker_gives_the_kernels_verdict_for_every_answer(chromium):
+    cases, expected = [], []
+    for name, kind, hand, options in VERDICT_CASES:
+        replay = cardlab.example(name)
+        exercise = (make(kind, replay, hand, None, **options) if kind == "hand-score"
+                    else first_position(kind, replay, hand, **options))
+        key = handouts.exercise_spec(exercise)["key"]
+        if kind == "legal-plays":  # every set of the cards offered, in two orders
+            codes = [v for v, _ in exercise.choices]
+            answers: list[Any] = [list(chosen)[::step] for n in range(len(codes) + 1)
+                                  for chosen in itertools.combinations(codes, n)
+                                  for step in (1, -1)]
+        elif kind == "hand-score":
+            score = exercise.score
+            answers = [str(score), f" {score} ", f"+{abs(score)}", f"\u2212{abs(score)}",
+                       str(score + 1), str(score - 1), "0", "-0", "+0", "007", "-12",
+                       "\u22125", "99999999999999999999", "abc", "", "5.5", "1_000", "--5",
+                       "+-1", "\u0665", "2 1"]
+        else:
+            answers = [v for v, _ in exercise.choices]
+        cases += [[key, given] for given in answers]
+        expected += [kernel(exercise, given) for given in answers]
+    page = chromium.new_page()
+    page.set_content("<!DOCTYPE html><title>verdicts</title>")
+    page.add_script_tag(content=handouts.VERDICTS.read_text(encoding="utf-8"))
+    shown = page.evaluate("(cases) => cases.map(([key, value]) => verdict(key, value))", cases)
+    page.close()
+    assert len(shown) == len(expected) > 500
+    for case, got, want in zip(cases, shown, expected, strict=True):
+        assert got == want, case[1]
 
 
 def test_the_quiz_handout_answered_to_its_end(chromium, pages):

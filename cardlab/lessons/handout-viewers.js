@@ -1,0 +1,15 @@
+// Boots every viewer of a handout (cardlab/lessons/handouts.py): each on its movie, embedded
+// once per replay and view as JSON, standing where the lesson showed it, with the page's
+// model (cardlab/view/model.js) in place of the widget's. The reader steps on from there.
+
+const movies = {};
+for (const s of document.querySelectorAll("script.cardlab-movie")) {
+  movies[s.dataset.movie] = JSON.parse(s.textContent);
+}
+for (const host of document.querySelectorAll(".cardlab-handout-viewer")) {
+  const movie = movies[host.dataset.movie];
+  const state = { movie, step: Number(host.dataset.step), seat: host.dataset.seat,
+    line: Number(host.dataset.line), lang: movie.lang, show_all: false, big: false,
+    evaluate: false };
+  render({ model: pageModel(state), el: host });
+}

@@ -1,0 +1,75 @@
+"""The front-ends' files, put together: each widget's one ES module and one stylesheet, and the
+scripts a standalone page inlines.
+
+anywidget takes one module string (``_esm``) and one stylesheet (``_css``), with no build step,
+and a page can import nothing (it works offline, under a Content-Security-Policy that allows
+inline script only). So the shared pieces are joined in at import, as text:
+
+- ``common.js`` (``el``, ``svg``, ``button``, ``themeIsDark``, ``cardFace``, ``cardBack``)
+  comes first in every front-end's module, then the front-end's own file, then the files
+  that extend it (``evaluate.js`` for the viewer), then the front-end's export line;
+- ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet;
+- a page's script is the same module without its export line, followed by the boot files
+  that draw the page's widgets with a stand-in for the widget model (``model.js``).
+
+>>> source = module(*VIEWER)
+>>> source.index("function el(") < source.index("function render(") \\
+...     < source.index("function evaluateView") < source.index(EXPORT)
+True
+>>> source.count(EXPORT), source.endswith(EXPORT + "\\n")
+(1, True)
+>>> EXPORT in script(*VIEWER, boot=[VIEW / "page.js"])
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+VIEW = Path(__file__).parent
+COMMON = VIEW / "common.js"
+CARDS = VIEW / "cards.css"
+MODEL = VIEW / "model.js"
+EXPORT = "export default { render };"
+VIEWER = (VIEW / "viewer.js", VIEW / "evaluate.js")  # the viewer, which evaluate.js extends
+VIEWER_CSS = VIEW / "viewer.css"
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def module(main: Path, *extras: Path) -> str:
+    """One ES module: ``common.js``, the front-end ``main`` (which ends with its one export
+    line), then ``extras``, then the export line."""
+    text = _read(main)
+    if text.count(EXPORT) != 1:
+        raise RuntimeError(f"{main.name} must hold its one export line")  # our own file
+    body = text.replace(EXPORT, "").rstrip("\n")
+    parts = [_read(COMMON).rstrip("\n"), body, *(_read(p).rstrip("\n") for p in extras)]
+    return "\n\n".join(parts) + "\n\n" + EXPORT + "\n"
+
+
+def script(main: Path, *extras: Path, boot: Sequence[Path]) -> str:
+    """The body of a page's ``<script type="module">``: :func:`module` without its export
+    line, then ``model.js`` and the ``boot`` files, which draw the page's widgets. It must
+    not hold ``</script``, which would end the element early."""
+    parts = [module(main, *extras).replace(EXPORT, "").rstrip("\n"), _read(MODEL).rstrip("\n"),
+             *(_read(p).rstrip("\n") for p in boot)]
+    text = "\n\n".join(parts) + "\n"
+    if "</script" in text.lower():
+        raise RuntimeError(f"{main.name} cannot be inlined as it is")  # our own files
+    return text
+
+
+def stylesheet(*sheets: Path) -> str:
+    """One stylesheet: ``cards.css``, then ``sheets``. Ready to inline in a ``<style>`` too
+    (it cannot hold ``</style``)."""
+    text = "\n".join(_read(p).rstrip("\n") for p in (CARDS, *sheets)) + "\n"
+    if "</style" in text.lower():
+        raise RuntimeError("a stylesheet cannot be inlined as it is")  # our own files
+    return text
+
+
+__all__ = ["EXPORT", "VIEW", "VIEWER", "VIEWER_CSS", "module", "script", "stylesheet"]
