@@ -6,8 +6,9 @@ standalone page), and plotly charts.
 - :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
 - :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``);
 - :mod:`cardlab.view.charts`: plotly figures;
-- ``viewer.js`` (with ``evaluate.js``, joined into one module) and ``viewer.css``: the
-  front-end.
+- ``viewer.js`` (with ``evaluate.js``) and ``viewer.css``: the front-end, joined by
+  :mod:`cardlab.view.assets` with ``common.js`` and ``cards.css``, the helpers and card faces
+  that every cardlab front-end shares, into one module and one stylesheet.
 
 Importing this package is light: anywidget and plotly are imported only when the viewer or a
 chart is used; without them a :class:`cardlab.frames.MissingExtraError` names the pip
