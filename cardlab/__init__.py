@@ -17,7 +17,8 @@ from .errors import (
 )
 from .game import get_game, list_games
 from .limits import DEFAULT_LIMITS, Limits
-from .replay import Replay, load, loads
+from .loader import load, loads
+from .replay import Replay
 from .table import Table, new_game
 
 _EXAMPLES = "examples"  # the example replays, shipped in the package (cardlab/examples/)

@@ -203,7 +203,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _start_worker(text: str, rollouts: int, bot: str) -> None:
-    from .replay import loads
+    from .loader import loads
 
     # Ctrl-C reaches the whole process group: the parent stops the work (the CLI exits 130);
     # a worker interrupted mid-task would print a traceback. (A forked worker ignores it from

@@ -25,7 +25,8 @@ from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
 from .limits import MAX_PAGE_FRAMES, Limits, whole_number
-from .replay import Replay, load, note_languages
+from .loader import load
+from .replay import Replay, note_languages
 from .table import new_game
 from .text import render_steps
 

@@ -111,5 +111,5 @@ def exceeded(name: str, limit: int, found: str, *, file: str | None = None,
 # from its deal) plus each line's path entries. A page costs memory in proportion (about
 # 0.5 kB a frame while it is written), so a file that loads within the limits above, but
 # whose page would not fit, is refused with a LimitError naming max_page_frames, before
-# anything is built (docs/viewer.md). Raise it with to_html(..., budget=N) or --page-budget.
+# anything is built (docs/viewer.md). Raise it with page_html(..., budget=N) or --page-budget.
 MAX_PAGE_FRAMES = 400_000

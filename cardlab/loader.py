@@ -1,10 +1,13 @@
 """Reading a replay file: standard JSON, the format's structure, the limits, then the rules.
 
-:func:`read` turns JSON text into a :class:`~cardlab.replay.Replay` in one pass over the
-data, checking the structure the format describes (docs/replay-format.md; the same rules as
-``replay.schema.json``) and the named limits (:mod:`cardlab.limits`) as it goes, each
-refusal naming the file and the JSON path. :func:`validate` then replays every line through
-the engine. Nothing here recurses, so a legal replay of any depth loads.
+:func:`load` reads a file (``cardlab.load``), :func:`loads` JSON text (``cardlab.loads``) and
+:func:`from_dict` JSON already parsed. Each turns it into a :class:`~cardlab.replay.Replay`
+in one pass over the data, checking the structure the format describes
+(docs/replay-format.md; the same rules as ``replay.schema.json``) and the named limits
+(:mod:`cardlab.limits`) as it goes, each refusal naming the file and the JSON path.
+:func:`validate` then replays every line through the engine. Nothing here recurses, so a
+legal replay of any depth loads. This module imports :mod:`cardlab.replay`, never the other
+way round.
 
 Action objects, which are nearly all of a long replay, are built straight from the parser
 (``{"seat": ..., "act": ...}`` with text values becomes an :class:`~cardlab.replay.Action`
@@ -13,23 +16,20 @@ as it is read), so loading a million actions needs no dict per action.
 
 from __future__ import annotations
 
+import os
 import re
-from typing import TYPE_CHECKING, Any
+import stat
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from . import strictjson
 from .errors import CardlabError, IllegalActionError, OptionError, ReplayError, brief
 from .game import Rules, State, get_game
 from .limits import DEFAULT_LIMITS, Limits, exceeded
+from .replay import EVAL_VERSION, FORMAT, VERSION, VERSIONS, Action, Hand, Replay, index_of_hand
 from .seats import seat_name_problem
 from .strictjson import DUPLICATE, PairsHook, checked_dict
 
-if TYPE_CHECKING:
-    from .replay import Action, Hand, Replay
-
-FORMAT = "cardlab-replay"
-VERSION = 2
-VERSIONS = (1, 2)  # 2 added the eval records of analysed actions (docs/replay-format.md)
-EVAL_VERSION = 2
 TOP_KEYS = ("format", "version", "game", "options", "seats", "seed", "meta", "setup", "hands",
             "totals")
 REQUIRED = ("format", "version", "game", "options", "seats", "seed", "hands")
@@ -66,20 +66,16 @@ def check_rollouts(rollouts: object) -> int:
     if rollouts > EVAL_ROLLOUTS_MAX:
         raise OptionError(f"rollouts is at most {EVAL_ROLLOUTS_MAX:,}, not {rollouts:,}")
     return rollouts
+
+
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]+)?")
 META_TEXT = ("title", "source", "description", "author", "date")
-
-
-def _classes() -> tuple[type[Action], type[Hand], type[Replay]]:
-    from .replay import Action, Hand, Replay
-
-    return Action, Hand, Replay
 
 
 def action_pairs(flags: dict[str, bool]) -> PairsHook:
     """The parser's object hook: a plain action object becomes an Action at once (its seat
     and act text shared between equal actions); any other object a dict."""
-    action_class = _classes()[0]
+    action_class = Action
     shared: dict[str, str] = {}
     share = shared.setdefault
 
@@ -161,7 +157,6 @@ class _Reader:
     # -- actions and variations ----------------------------------------------------------
     def action(self, value: Any, path: str) -> Action:
         """An action object that the parser's fast path did not take: check it fully."""
-        action_class = _classes()[0]
         if not isinstance(value, dict):
             raise self.fail(path, f"an action is an object "
                                   f'{{"seat": ..., "act": ...}}, not {_kind(value)}')
@@ -186,11 +181,11 @@ class _Reader:
                                                 f"{self.version}")
             if record is None:  # checked in full where it is replayed (check_eval)
                 raise self.fail(path + ".eval", "an eval record is an object, not null")
-        return action_class(seat, act, note, variations, record)
+        return Action(seat, act, note, variations, record)
 
     def line(self, value: Any, path: str, depth: int) -> list[Action]:
         """Check a line (the main line, depth 0, or a variation) and every line inside it."""
-        action_class = _classes()[0]
+        action_class = Action
         limits = self.limits
         work: list[tuple[Any, str, int]] = [(value, path, depth)]
         root: list[Action] | None = None
@@ -253,7 +248,6 @@ class _Reader:
             raise self.fail(path, f"{what} needs the key {missing[0]!r}")
 
     def replay(self, data: Any) -> Replay:
-        _, hand_class, replay_class = _classes()
         if not isinstance(data, dict):
             raise self.fail("$", f"a replay is a JSON object, not {_kind(data)}")
         self.keys(data, "$", TOP_KEYS, (), "a replay")
@@ -312,17 +306,17 @@ class _Reader:
             note = self.note(hand["note"], base + ".note") if "note" in hand else None
             scores = self.whole_numbers(hand["scores"], base + ".scores", "scores") \
                 if "scores" in hand else None
-            hands.append(hand_class(deal=self.plain(hand["deal"], base + ".deal", 3),
-                                    actions=self.line(hand["actions"], base + ".actions", 0),
-                                    note=note, scores=scores))
+            hands.append(Hand(deal=self.plain(hand["deal"], base + ".deal", 3),
+                              actions=self.line(hand["actions"], base + ".actions", 0),
+                              note=note, scores=scores))
         totals = self.whole_numbers(data["totals"], "$.totals", "totals") \
             if "totals" in data else None
-        return replay_class(game=game, options=options, seats=list(seats), seed=seed,
-                            setup=setup, hands=hands, meta=meta, totals=totals)
+        return Replay(game=game, options=options, seats=list(seats), seed=seed, setup=setup,
+                      hands=hands, meta=meta, totals=totals)
 
 
 def _kind(value: Any) -> str:
-    if type(value) is _classes()[0]:
+    if type(value) is Action:
         return "an action object"
     if value is None:
         return "null"
@@ -339,7 +333,7 @@ def _kind(value: Any) -> str:
 
 def _plain(value: Any) -> Any:
     """``value`` with any Action the parser made inside free JSON turned back into a dict."""
-    action_class = _classes()[0]
+    action_class = Action
     if type(value) is action_class:
         return value.to_dict()
     if not isinstance(value, (dict, list)):
@@ -356,15 +350,93 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def read(text: str | bytes, file: str | None = None, *, limits: Limits | None = None,
+def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
          lenient: bool = False) -> Replay:
-    """Parse, check and validate a replay (see :func:`cardlab.loads`)."""
+    """Read, check and replay a file (``cardlab.load``); raise :class:`ReplayError` naming
+    what is wrong.
+
+    Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
+    before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
+    """
+    limits = limits or DEFAULT_LIMITS
+    name = str(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ReplayError(f"load takes the path of a file, not {type(path).__name__}",
+                          file=name)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise ReplayError("no such file", file=name) from None
+    except (OSError, ValueError) as err:
+        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, " \
+            "a pipe or a socket)"
+        raise ReplayError(f"cannot read the file: it is {kind}", file=name)
+    if info.st_size > limits.max_file_bytes:
+        raise exceeded("max_file_bytes", limits.max_file_bytes,
+                       f"the file has {info.st_size:,} bytes", file=name)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat above
+                raise ReplayError("cannot read the file: it is not a regular file", file=name)
+            chunks = []
+            left = limits.max_file_bytes + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 24))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
+    data = b"".join(chunks)
+    del chunks
+    return loads(data, name, limits=limits, lenient=lenient)
+
+
+def _os_reason(err: Exception) -> str:
+    if isinstance(err, OSError):
+        from .files import reason
+
+        return reason(err)
+    return str(err)
+
+
+def loads(text: str | bytes, file: str | None = None, *, limits: Limits | None = None,
+          lenient: bool = False) -> Replay:
+    """Parse, check and replay a replay given as JSON text (or UTF-8 bytes): ``cardlab.loads``.
+
+    Refuses, with a :class:`ReplayError` naming ``file``, the JSON path and the reason: what
+    is not standard JSON (NaN, a key given twice, a lone surrogate, a number Python cannot
+    read), what breaks the format (docs/replay-format.md), what goes over ``limits``
+    (:class:`~cardlab.errors.LimitError`), and any play the rules forbid. With ``lenient``,
+    an old file's missing or loosely written parts are repaired and listed in
+    :attr:`Replay.repairs`.
+
+    >>> import cardlab
+    >>> text = cardlab.example("norwegian-review").to_json()
+    >>> loads(text).seats
+    ['Tone', 'Remo', 'Kathrine', 'Brad']
+    >>> old = text.replace(', "mode": "strict"', '')  # an option left out
+    >>> loads(old, "old.json")
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.ReplayError: old.json:$.options: option mode is missing: a replay writes \
+out every option with its value (here: "mode": "strict")
+    >>> loads(old, lenient=True).repairs
+    ['$.options.mode: missing, the default "strict"']
+    """
     limits = limits or DEFAULT_LIMITS
     if isinstance(text, (bytearray, memoryview)):
         text = bytes(text)
     if not isinstance(text, (str, bytes)):
         raise ReplayError(f"loads reads JSON text (str or bytes), not {type(text).__name__}; "
-                          "parsed data goes to Replay.from_dict", file=file)
+                          "parsed data goes to cardlab.loader.from_dict", file=file)
     if len(text) > limits.max_file_bytes:
         unit = "bytes" if isinstance(text, bytes) else "characters"
         raise exceeded("max_file_bytes", limits.max_file_bytes,
@@ -380,6 +452,24 @@ def read(text: str | bytes, file: str | None = None, *, limits: Limits | None = 
     repairs: list[str] = []
     replay = _Reader(file, limits, lenient, repairs).replay(data)
     del data
+    replay.repairs = repairs
+    validate(replay, file, lenient=lenient)
+    return replay
+
+
+def from_dict(data: dict[str, Any], file: str | None = None, *, limits: Limits | None = None,
+              lenient: bool = False) -> Replay:
+    """A replay from ``data``, JSON already parsed (the inverse of :meth:`Replay.to_dict`),
+    checked and replayed as :func:`loads` checks a file; ``data`` itself is left as it is.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> from_dict(review.to_dict()) == review
+    True
+    """
+    repairs: list[str] = []
+    reader = _Reader(file, limits or DEFAULT_LIMITS, lenient, repairs)
+    replay = reader.replay(strictjson.copy(data))  # the reader fills in what it checks
     replay.repairs = repairs
     validate(replay, file, lenient=lenient)
     return replay
@@ -581,6 +671,32 @@ def play_line(replay: Replay, state: State, hand_index: int, actions: list[Actio
             if problem is not None:
                 raise _located(problem[1], hand_index, first_step, k, action.seat, file,
                                f"{base}[{k}].eval{problem[0]}")
+
+
+def replay_line(replay: Replay, state: State, hand: int, actions: Sequence[Action],
+                file: str | None = None, base: str = "", first_step: int = 1
+                ) -> Iterator[State]:
+    """Apply ``actions`` to ``state`` (a position of ``replay``), yielding the state after
+    each one; each action is checked (its seat too) as :func:`load` checks it. ``hand``
+    counts from 1; ``base`` is the JSON path of the action list and ``first_step`` the step
+    number of its first action, for error messages.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> state = review.new_state()
+    >>> state.apply_chance(review.hands[0].deal)
+    >>> [s.to_act() for s in replay_line(review, state, 1, review.hands[0].actions[:2])]
+    [0, 1]
+    """
+    index = index_of_hand(replay, hand)  # the hand is checked now, not at the first step
+    return _replay_line(replay, state, index, list(actions), file, base, first_step)
+
+
+def _replay_line(replay: Replay, state: State, index: int, line: list[Action],
+                 file: str | None, base: str, first_step: int) -> Iterator[State]:
+    for k in range(len(line)):
+        play_line(replay, state, index, line, file, base, first_step, start=k, stop=k + 1)
+        yield state
 
 
 def eval_problem(record: Any, seats: list[str], actor: str, played: str,

@@ -6,8 +6,11 @@ each action with optional notes and *variations*: alternative lines that start w
 action was played, like variations in a chess PGN. The first line is the main line.
 
 Any position is derived by replaying actions from the deal; the file never stores a second
-copy of the rules. :func:`load` checks the JSON Schema, then replays every action, so a
-tampered file is refused with the file, the JSON path, the hand, the step and the reason.
+copy of the rules. This module holds the record and writes it; :mod:`cardlab.loader` reads
+it (``cardlab.load``: the format checked, then every action replayed, so a tampered file is
+refused with the file, the JSON path, the hand, the step and the reason). The layering is
+one way: the loader and the views import this module, and it imports neither (but for the
+one display hook, :meth:`Replay._ipython_display_`).
 
 >>> import cardlab
 >>> table = cardlab.new_game("bobs-hat", players=4, seed=7, seats=["A", "B", "C", "D"])
@@ -22,7 +25,6 @@ import dataclasses
 import json
 import math
 import os
-import stat
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -36,11 +38,13 @@ from .errors import (
 )
 from .files import write_text
 from .game import Rules, State, get_game
-from .limits import DEFAULT_LIMITS, MAX_PAGE_FRAMES, Limits, exceeded
 
+# The format's name and versions (docs/replay-format.md), here once: written by
+# :meth:`Replay.to_dict`, checked by :mod:`cardlab.loader`.
 FORMAT = "cardlab-replay"
 VERSION = 2  # the newest version; a file is written with the oldest that holds it
-VERSIONS = (1, 2)  # what loading reads: 2 added the eval records of analysed actions
+VERSIONS = (1, 2)  # what loading reads
+EVAL_VERSION = 2  # the version that added the eval records of analysed actions
 
 Note = str | dict[str, str]
 
@@ -96,7 +100,8 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
-        """An action from its JSON dict (no checks: :func:`cardlab.loads` checks files)."""
+        """An action from its JSON dict (no checks: :func:`cardlab.loader.from_dict` checks
+        parsed data, :func:`cardlab.loads` text)."""
         def make(d: dict[str, Any]) -> Action:
             record = d.get("eval")
             return cls(seat=d["seat"], act=d["act"], note=d.get("note"),
@@ -314,7 +319,7 @@ def index_of_hand(replay: Replay, hand: object) -> int:
 
 @dataclasses.dataclass(eq=False)
 class Replay:
-    """A whole game record. Build one with :func:`cardlab.new_game`, or :func:`load` it."""
+    """A whole game record. Build one with :func:`cardlab.new_game`, or :func:`cardlab.load` it."""
 
     game: str
     options: dict[str, Any]
@@ -397,7 +402,7 @@ class Replay:
         out: dict[str, Any] = {
             "format": FORMAT,
             # the oldest version that holds the file: one without evals reads in any cardlab
-            "version": VERSION if has_evals(self.hands) else 1,
+            "version": EVAL_VERSION if has_evals(self.hands) else VERSIONS[0],
             "game": self.game,
             "options": self.options,
             "seats": self.seats,
@@ -411,19 +416,6 @@ class Replay:
         if self.totals is not None:
             out["totals"] = self.totals
         return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], file: str | None = None, *,
-                  limits: Limits | None = None, lenient: bool = False) -> Replay:
-        """Check ``data`` (parsed JSON) as :func:`loads` checks a file; raise ReplayError."""
-        from .loader import _Reader, validate
-
-        repairs: list[str] = []
-        reader = _Reader(file, limits or DEFAULT_LIMITS, lenient, repairs)
-        replay = reader.replay(strictjson.copy(data))  # the reader fills in what it checks
-        replay.repairs = repairs
-        validate(replay, file, lenient=lenient)
-        return replay
 
     def to_json(self) -> str:
         """Readable, diff-friendly JSON: one action per line. Raises :class:`ReplayError` for
@@ -443,25 +435,16 @@ class Replay:
                       repairs=list(self.repairs))
 
     def _ipython_display_(self) -> None:
-        """In a notebook a replay shows itself as the table viewer (needs the extras)."""
+        """In a notebook a replay shows itself as the table viewer (needs the extras).
+
+        The one place this module reaches up into the view, lazily, as python-chess's
+        ``Board._repr_svg_`` reaches ``chess.svg``: the page is
+        :func:`cardlab.view.page_html` (:func:`cardlab.view.write_page` writes it)."""
         from IPython.display import display
 
         from .view.widget import ReplayViewer
 
         display(ReplayViewer(self))
-
-    def to_html(self, path: str | os.PathLike[str] | None = None, seat: str | None = None,
-                lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES) -> str:
-        """The replay as one self-contained offline HTML page (the viewer, stepping, notes,
-        sheet and chart; ``seat``: that seat's view only). With ``path``, also write it.
-        A page over ``budget`` frames (:data:`cardlab.limits.MAX_PAGE_FRAMES`; None: no
-        budget) is refused with a :class:`~cardlab.errors.LimitError` (docs/viewer.md)."""
-        from .view.page import page_html
-
-        page = page_html(self, seat=seat, lang=lang, budget=budget)
-        if path is not None:
-            save_text(path, page)
-        return page
 
     # -- replaying -----------------------------------------------------------------------
     def new_state(self) -> State:
@@ -470,36 +453,6 @@ class Replay:
         if state.chance_kind() == "setup":
             state.apply_chance(self.setup)
         return state
-
-    def replay_line(self, state: State, hand: int, actions: Sequence[Action],
-                    file: str | None = None, base: str = "", first_step: int = 1
-                    ) -> Iterator[State]:
-        """Apply ``actions`` to ``state``, yielding the state after each one; each action is
-        checked (its seat too) as :func:`load` checks it. ``hand`` counts from 1; ``base`` is
-        the JSON path of the action list and ``first_step`` the step number of its first
-        action, for error messages."""
-        return self._replay_line(state, index_of_hand(self, hand), list(actions), file, base,
-                                 first_step)  # the hand is checked now, not at the first step
-
-    def _replay_line(self, state: State, index: int, line: list[Action], file: str | None,
-                     base: str, first_step: int) -> Iterator[State]:
-        from .loader import play_line
-
-        for k in range(len(line)):
-            play_line(self, state, index, line, file, base, first_step, start=k, stop=k + 1)
-            yield state
-
-    def validate(self, file: str | None = None, *, lenient: bool = False) -> State:
-        """Replay every line through the engine; return the state at the end of the main line.
-
-        Checks the options (every one written out, each of its own JSON type), the seats,
-        the setup record, every deal, every action of every line (variations included), and
-        the scores and totals (a finished hand and a finished game carry them). With
-        ``lenient``, what an old file lacks is repaired and listed in :attr:`repairs`.
-        """
-        from .loader import validate
-
-        return validate(self, file, lenient=lenient)
 
 
 @lru_cache(maxsize=64)
@@ -513,91 +466,6 @@ def schema() -> dict[str, Any]:
     the same structure itself (and more: see docs/replay-format.md)."""
     text = resources.files("cardlab").joinpath("replay.schema.json").read_text("utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
-
-
-def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
-         lenient: bool = False) -> Replay:
-    """Read, check and replay a file; raise :class:`ReplayError` naming what is wrong.
-
-    Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
-    before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
-    """
-    limits = limits or DEFAULT_LIMITS
-    name = str(path)
-    if not isinstance(path, (str, os.PathLike)):
-        raise ReplayError(f"load takes the path of a file, not {type(path).__name__}",
-                          file=name)
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise ReplayError("no such file", file=name) from None
-    except (OSError, ValueError) as err:
-        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, " \
-            "a pipe or a socket)"
-        raise ReplayError(f"cannot read the file: it is {kind}", file=name)
-    if info.st_size > limits.max_file_bytes:
-        raise exceeded("max_file_bytes", limits.max_file_bytes,
-                       f"the file has {info.st_size:,} bytes", file=name)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
-                     getattr(os, "O_CLOEXEC", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat above
-                raise ReplayError("cannot read the file: it is not a regular file", file=name)
-            chunks = []
-            left = limits.max_file_bytes + 1
-            while left > 0:
-                chunk = os.read(fd, min(left, 1 << 24))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                left -= len(chunk)
-        finally:
-            os.close(fd)
-    except OSError as err:
-        raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
-    data = b"".join(chunks)
-    del chunks
-    return loads(data, name, limits=limits, lenient=lenient)
-
-
-def _os_reason(err: Exception) -> str:
-    if isinstance(err, OSError):
-        from .files import reason
-
-        return reason(err)
-    return str(err)
-
-
-def loads(text: str | bytes, file: str | None = None, *, limits: Limits | None = None,
-          lenient: bool = False) -> Replay:
-    """Parse, check and replay a replay given as JSON text (or UTF-8 bytes).
-
-    Refuses, with a :class:`ReplayError` naming ``file``, the JSON path and the reason: what
-    is not standard JSON (NaN, a key given twice, a lone surrogate, a number Python cannot
-    read), what breaks the format (docs/replay-format.md), what goes over ``limits``
-    (:class:`~cardlab.errors.LimitError`), and any play the rules forbid. With ``lenient``,
-    an old file's missing or loosely written parts are repaired and listed in
-    :attr:`Replay.repairs`.
-
-    >>> import cardlab
-    >>> text = cardlab.example("norwegian-review").to_json()
-    >>> loads(text).seats
-    ['Tone', 'Remo', 'Kathrine', 'Brad']
-    >>> old = text.replace(', "mode": "strict"', '')  # an option left out
-    >>> loads(old, "old.json")
-    Traceback (most recent call last):
-    ...
-    cardlab.errors.ReplayError: old.json:$.options: option mode is missing: a replay writes \
-out every option with its value (here: "mode": "strict")
-    >>> loads(old, lenient=True).repairs
-    ['$.options.mode: missing, the default "strict"']
-    """
-    from .loader import read
-
-    return read(text, file, limits=limits, lenient=lenient)
 
 
 def dumps(data: dict[str, Any]) -> str:

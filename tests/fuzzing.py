@@ -894,18 +894,19 @@ _PAGE_JSON = re.compile(r'<script type="application/json" id="cardlab-movie">(.*
 def check_views(replay: Replay) -> None:
     """Everything a loaded replay is for must complete, for everyone's view and the first
     seat's: ``show`` (:func:`cardlab.text.render`), the movie (``build_movie``) and the page
-    (``to_html``); and the page's JSON is standard JSON (no NaN, no Infinity). Any other
+    (``page_html``); and the page's JSON is standard JSON (no NaN, no Infinity). Any other
     exception propagates, to be reported with its type.
 
     Everyone's page is made from everyone's movie just built (as the widget makes it:
-    ``to_html()`` would build every seat's view too, three times the work); the seat's page
-    is ``to_html(seat=...)``, which builds that seat's movie as ``build_movie(seat=...)``.
+    ``page_html(replay)`` would build every seat's view too, three times the work); the seat's
+    page is ``page_html(replay, seat=...)``, which builds that seat's movie as
+    ``build_movie(seat=...)``.
     """
     seat = replay.seats[0]
     for view in (None, 0):
         cardlab.text.render(replay, seat=view)
     everyone = build_movie(replay, all_views=False)
-    for page in (page_html(replay, views=everyone["views"]), replay.to_html(seat=seat)):
+    for page in (page_html(replay, views=everyone["views"]), page_html(replay, seat=seat)):
         found = _PAGE_JSON.search(page)
         if found is None:
             raise AcceptedButBroken("its page holds no movie")

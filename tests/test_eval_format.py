@@ -21,7 +21,9 @@ import cardlab
 from cardlab.analyse import analyse, decision_points
 from cardlab.bots import make_bot
 from cardlab.limits import Limits
+from cardlab.loader import from_dict
 from cardlab.replay import Action, schema
+from cardlab.view.page import page_html
 
 
 @functools.cache
@@ -55,7 +57,7 @@ def test_an_analysed_replay_round_trips_and_validates_against_the_schema(game):
     jsonschema.validate(as_dict, schema())
     again = cardlab.loads(replay.to_json())
     assert again == replay and again.to_json() == replay.to_json()
-    assert cardlab.Replay.from_dict(as_dict) == replay
+    assert from_dict(as_dict) == replay
     for hand in replay.hands:
         for action in hand.actions:
             assert Action.from_dict(action.to_dict()) == action
@@ -197,11 +199,11 @@ def test_nan_and_infinity_are_refused_in_python_data_and_in_json_text():
     h, i, action = _evaluated(doc, 1)
     action["eval"]["values"][action["act"]][0] = math.nan
     with pytest.raises(cardlab.ReplayError, match="finite") as caught:
-        cardlab.Replay.from_dict(doc)
+        from_dict(doc)
     assert caught.value.hand == h + 1 and caught.value.step == i + 1
     action["eval"]["values"][action["act"]][0] = math.inf
     with pytest.raises(cardlab.ReplayError, match="finite"):
-        cardlab.Replay.from_dict(doc)
+        from_dict(doc)
     text = json.dumps(doc, allow_nan=True)  # what the file holds: Infinity
     with pytest.raises(cardlab.ReplayError, match="JSON") as caught:
         cardlab.loads(text)
@@ -312,7 +314,7 @@ def test_records_at_the_edges_of_the_range_load_show_page_and_add_up():
     seat = replay.seats[0]
     assert "lost 2000000000.0 expected points" in cardlab.text.render(replay)  # the marks
     assert "Final:" in cardlab.text.render(replay, seat=0)
-    for page in (replay.to_html(), replay.to_html(seat=seat)):
+    for page in (page_html(replay), page_html(replay, seat=seat)):
         body = re.search(r'id="cardlab-movie">(.*?)</script>', page, re.S).group(1)
         json.loads(body, parse_constant=lambda name: pytest.fail(f"{name} in the page"))
     lost = [d.loss for d in report.decisions(replay)]

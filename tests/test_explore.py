@@ -15,6 +15,7 @@ import cardlab
 from cardlab import explore
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
+from cardlab.loader import validate
 from cardlab.replay import Action
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ def test_branch_where_brad_took_the_hat(review):
     rows = b.compare()
     assert [r["seat"] for r in rows] == review.seats
     assert all(r["change"] == r["variation"] - r["main"] for r in rows)
-    review.validate()
+    validate(review)
 
 
 def test_a_variation_is_saved_and_loaded(review, tmp_path):
@@ -104,7 +105,7 @@ def test_a_variation_of_a_variation(review):
     assert set(review.variation_paths(2)) == {b.path, c.path}
     again = explore.compare(review, 2, c.path)
     assert again.scores == c.scores and again.parent_scores == c.parent_scores
-    review.validate()
+    validate(review)
 
 
 def test_bots_for_the_rest_of_the_hand(review):
@@ -135,7 +136,7 @@ def test_teds_game_hook_and_an_out_of_turn_bid_change():
     assert b.actions[0].seat == first.seat  # recorded for the seat that changed its bid
     assert explore.line_state(replay, 1, b.path, 2).snapshot()["bids"][
         replay.seats.index(first.seat)] == bid + 1
-    replay.validate()
+    validate(replay)
 
 
 def test_describe_names_the_branch(review):

@@ -11,6 +11,7 @@ import pytest
 import cardlab
 from cardlab.bots import make_bot
 from cardlab.errors import ActionTextError, LimitError
+from cardlab.loader import from_dict, replay_line, validate
 from cardlab.replay import Action
 
 
@@ -149,7 +150,7 @@ def test_a_chain_of_variations_330_deep_loads_copies_validates_saves_and_shows(t
     assert again == replay
     twin = again.copy()
     assert twin == again and twin.hands[0] is not again.hands[0]
-    twin.validate()
+    validate(twin)
     assert len(again.variation_paths(1)) == 330
     assert again.variation_paths(1)[-1] == ((0, 0),) * 330
     assert again.line(1, ((0, 0),) * 330)[0].note == "level 330"
@@ -462,7 +463,7 @@ def test_replay_line_checks_each_action_at_its_own_path():
     state = review.new_state()
     state.apply_chance(review.hands[0].deal)
     line = [*review.hands[0].actions[:3], Action("Tone", "play purple1")]
-    steps = review.replay_line(state, 1, line, "f.json", "$.line")
+    steps = replay_line(review, state, 1, line, "f.json", "$.line")
     assert [next(steps) is state for _ in range(3)] == [True] * 3
     with pytest.raises(cardlab.ReplayError) as caught:
         next(steps)
@@ -501,4 +502,4 @@ def test_loads_refuses_what_is_not_text(hat):
         with pytest.raises(cardlab.ReplayError, match="loads reads JSON text"):
             cardlab.loads(value)  # type: ignore[arg-type]
     assert cardlab.loads(bytearray(json.dumps(hat).encode())).totals == hat["totals"]
-    assert cardlab.Replay.from_dict(hat).totals == hat["totals"]
+    assert from_dict(hat).totals == hat["totals"]

@@ -19,6 +19,7 @@ import pytest
 import cardlab
 from cardlab import explore, frames
 from cardlab.cursor import Cursor
+from cardlab.loader import replay_line
 from cardlab.replay import Action, Hand, LinePath, index_of_hand
 from cardlab.view import ReplayViewer, charts
 
@@ -136,7 +137,7 @@ def test_replay_methods_count_hands_from_1(varied, review):
                 state.act(action.act)
     wrong = [Action(record.actions[0].seat, "play purple1")]
     with pytest.raises(cardlab.ReplayError) as caught:
-        next(replay.replay_line(state, hand, wrong))
+        next(replay_line(replay, state, hand, wrong))
     assert caught.value.hand == hand
 
 
@@ -160,7 +161,7 @@ def _replay_calls() -> dict[str, Call]:
         "Replay.line": lambda r, h, p: r.line(h, p),
         "Replay.variation_paths": lambda r, h, p: r.variation_paths(h),
         "Replay.add_variation": lambda r, h, p: r.add_variation(h, p, 0, bid),
-        "Replay.replay_line": lambda r, h, p: r.replay_line(r.new_state(), h, bid),
+        "loader.replay_line": lambda r, h, p: replay_line(r, r.new_state(), h, bid),
         "explore.line_state": lambda r, h, p: explore.line_state(r, h, p, 0),
         "explore.branch": lambda r, h, p: explore.branch(r, h, 0, "hat -10"),
         "explore.compare": lambda r, h, p: explore.compare(r, h, ((0, 0),)),

@@ -7,7 +7,7 @@ extend them to eval records. An analysed replay gets exact records (solved with 
 open near the end of each hand, for every seat, and one on a seat's first decision of a hand,
 which the luck table reads), each given a loss that no real score reaches, so that what is
 derived from it can be recognised. Then for every seat, on every surface that shows a seat's
-view (``text.render``, ``cardlab show --seat``, ``build_movie``, ``to_html``, ``cardlab html
+view (``text.render``, ``cardlab show --seat``, ``build_movie``, ``page_html``, ``cardlab html
 --seat``, the notebook viewer's movie, the report's decisions and luck, the quiz):
 
 - the output is exactly that of the same replay with its exact records removed, so nothing
@@ -36,7 +36,7 @@ from cardlab.analyse import analyse
 from cardlab.cli import main
 from cardlab.lessons.quiz import Quiz
 from cardlab.seatview import hidden_from
-from cardlab.view import ReplayViewer, build_movie
+from cardlab.view import ReplayViewer, build_movie, page_html
 from cardlab.view.analysis import number
 
 LOSS = 81.3      # the first exact record's loss; each next one loses 2 more
@@ -138,7 +138,7 @@ def surfaces(replay: cardlab.Replay, seat: int, tmp: Path,
         "build_movie(seat=)": json.dumps(build_movie(replay, seat=seat), ensure_ascii=False),
         "the seat's lines in everyone's movie": json.dumps(build_movie(replay)["views"][name],
                                                            ensure_ascii=False),
-        "to_html(seat=)": replay.to_html(seat=name),
+        "page_html(seat=)": page_html(replay, seat=name),
         "cardlab html --seat": page.read_text(encoding="utf-8"),
         "ReplayViewer(seat=)": json.dumps(ReplayViewer(replay, seat=name).widget.movie),
         "ReplayViewer.set_seat": json.dumps(viewer.widget.movie),

@@ -23,7 +23,7 @@ from cardlab.errors import CardlabError, LimitError
 from cardlab.limits import DEFAULT_LIMITS, MAX_PAGE_FRAMES, Limits
 from cardlab.replay import Action, Hand, Replay, note_languages, walk_lines
 from cardlab.view.movie import build_movie, page_frames
-from cardlab.view.page import page_bytes, page_html
+from cardlab.view.page import page_bytes, page_html, write_page
 
 # -- the one walker ---------------------------------------------------------------------------
 
@@ -88,7 +88,7 @@ def test_a_chain_exactly_max_variation_depth_deep_shows_pages_and_views():
     assert note_languages(replay) == ["en", "nb"]  # was a RecursionError
     assert len(replay.variation_paths(1)) == depth
     assert "Final:" in cardlab.text.render(replay)
-    page = replay.to_html(seat=replay.seats[0])
+    page = page_html(replay, seat=replay.seats[0])
     assert page.count("level 1000") == 1 and page.endswith("</html>\n")
     movie = build_movie(replay)
     assert len(movie["lines"]) == depth + 1
@@ -143,12 +143,12 @@ def test_a_page_never_carries_a_non_json_number(tmp_path):
     replay = analysed_whot(20)
     action = next(a for a in replay.hands[0].actions if a.eval is not None)
     action.eval["values"][action.act] = [float("inf"), 0.0]  # bypassing load, which checks
-    for make in (lambda: replay.to_html(), lambda: page_bytes(replay, file="w.json"),
-                 lambda: replay.to_html(seat=action.seat)):
+    for make in (lambda: page_html(replay), lambda: page_bytes(replay, file="w.json"),
+                 lambda: page_html(replay, seat=action.seat)):
         with pytest.raises(CardlabError, match="JSON cannot hold"):
             make()
     with pytest.raises(CardlabError, match="JSON cannot hold"):
-        replay.to_html(tmp_path / "w.html")
+        write_page(replay, tmp_path / "w.html")
     assert not (tmp_path / "w.html").exists()
 
 
@@ -160,7 +160,7 @@ def test_the_page_budget_is_counted_before_building_and_names_itself(tmp_path, c
     page_html(replay, budget=frames)  # exactly at the budget: made
     assert page_bytes(replay, budget=frames) == page_html(replay).encode("utf-8")
     with pytest.raises(LimitError) as caught:
-        replay.to_html(budget=frames - 1)
+        page_html(replay, budget=frames - 1)
     assert caught.value.limit == "max_page_frames" and f"{frames:,} frames" in str(caught.value)
     out = tmp_path / "chain.html"
     code = cli("html", str(path), "-o", str(out), "--page-budget", str(frames - 1))

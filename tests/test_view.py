@@ -26,7 +26,7 @@ from cardlab.game import list_games
 from cardlab.seatview import hidden_from
 from cardlab.view import ReplayViewer
 from cardlab.view.movie import build_movie, card_faces, evals_of, frame_at, iter_frames, pretty
-from cardlab.view.page import page_html, page_iframe, script_json
+from cardlab.view.page import page_html, page_iframe, script_json, write_page
 from cardlab.view.texts import plural
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -457,7 +457,8 @@ def _embedded_movie(page: str) -> dict:
 
 
 def test_the_page_is_one_offline_file(review, tmp_path):
-    page = review.to_html(tmp_path / "review.html")
+    write_page(review, tmp_path / "review.html")
+    page = page_html(review)
     assert (tmp_path / "review.html").read_text(encoding="utf-8") == page
     bare = page.replace("http://www.w3.org/2000/svg", "")
     assert "http:" not in bare and "https:" not in bare and "src=" not in bare
@@ -465,7 +466,7 @@ def test_the_page_is_one_offline_file(review, tmp_path):
     movie = _embedded_movie(page)
     assert movie["title"] == review.meta["title"] and movie["explore"] is False
     assert set(movie["views"]) == {"", *review.seats}
-    brad = _embedded_movie(review.to_html(seat="Brad", lang="no"))
+    brad = _embedded_movie(page_html(review, seat="Brad", lang="no"))
     assert list(brad["views"]) == ["Brad"] and brad["choices"] == ["Brad"]
     assert brad["lang"] == "no"
 
@@ -676,7 +677,7 @@ def test_the_eval_check_catches_a_leak(analysed, monkeypatch):
 
 
 def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
-    brad = _embedded_movie(analysed.to_html(seat="Brad"))
+    brad = _embedded_movie(page_html(analysed, seat="Brad"))
     assert {e["p"] for e in brad["views"]["Brad"][0]["ev"].values()} == {BRAD}
     bare = cardlab.load(REVIEW)
     viewer = ReplayViewer(bare).goto_action(1, 19).set_evaluate()

@@ -35,7 +35,8 @@ from typing import Any
 from ..errors import CardlabError, OptionError
 from ..frames import require, sheet_rows
 from ..game import GameType, get_game
-from ..replay import Replay, load
+from ..loader import load
+from ..replay import Replay
 from ..table import Table, new_game
 from ..view.assets import module, stylesheet
 from ..view.texts import card_faces, pretty

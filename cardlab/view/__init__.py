@@ -4,7 +4,8 @@ standalone page), and plotly charts.
 - :mod:`cardlab.view.movie`: positions → the JSON movie the front-end draws;
 - :mod:`cardlab.view.analysis`: the advisor's eval records and report in the movie (Evaluate);
 - :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
-- :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``);
+- :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``):
+  :func:`page_html` its text, :func:`write_page` the file;
 - :mod:`cardlab.view.charts`: plotly figures;
 - ``viewer.js`` (with ``evaluate.js``) and ``viewer.css``: the front-end, joined by
   :mod:`cardlab.view.assets` with ``common.js`` and ``cards.css``, the helpers and card faces
@@ -25,7 +26,7 @@ import importlib
 from typing import Any
 
 from .movie import build_movie
-from .page import page_html
+from .page import page_html, write_page
 
 _LAZY = {
     "ReplayViewer": "widget",
@@ -47,4 +48,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["ReplayViewer", "ReplayWidget", "bid_success", "build_movie", "cards_in_hand",
-           "cards_taken", "hat_travels", "page_html", "score_components", "score_evolution"]
+           "cards_taken", "hat_travels", "page_html", "score_components", "score_evolution",
+           "write_page"]

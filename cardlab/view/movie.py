@@ -464,7 +464,7 @@ def check_page_budget(replay: Replay, views: int, budget: int | None,
             f"the page would hold {frames:,} frames ({views} view{'s' if views > 1 else ''} "
             f"of every line, each line from its deal), more than the page budget "
             f"max_page_frames={budget:,}; page a seat's view alone (--seat), or raise the "
-            f"budget with to_html(..., budget=N) or the CLI flag --page-budget N",
+            f"budget with page_html(..., budget=N) or the CLI flag --page-budget N",
             file=file, limit="max_page_frames", value=budget)
 
 

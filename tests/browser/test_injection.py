@@ -20,6 +20,7 @@ import pytest
 import views
 
 import cardlab
+from cardlab.view.page import write_page
 
 pytestmark = pytest.mark.browser
 
@@ -90,7 +91,7 @@ def assert_inert(page: Any) -> None:
 
 def test_injection_in_the_page(chromium: Any, hostile: cardlab.Replay, tmp_path: Path) -> None:
     path = tmp_path / "hostile.html"
-    hostile.to_html(path)
+    write_page(hostile, path)
     source = path.read_text(encoding="utf-8")
     for text in expect.INJECTIONS:  # no string of the replay is in the page as markup
         assert text not in source, text

@@ -1,4 +1,5 @@
-"""The offline page (``cardlab html`` / ``Replay.to_html``) in a real browser with no network.
+"""The offline page (``cardlab html`` / ``cardlab.view.write_page``) in a real browser with no
+network.
 
 Every request that is not for a ``file:`` URL is aborted and recorded, and so are failed loads,
 console errors and page errors: a self-contained page has none. The page is stepped with the
@@ -21,6 +22,7 @@ import pytest
 import views
 
 import cardlab
+from cardlab.view.page import write_page
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +48,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     cli_html(REVIEW, out["review"])
     cli_html(REVIEW, out["brad"], "--seat", "Brad")
     cli_html(REVIEW, out["no"], "--lang", "no")
-    cardlab.load(REVIEW).to_html(out["api"])
+    write_page(cardlab.load(REVIEW), out["api"])
     return out
 
 
@@ -242,7 +244,7 @@ def test_every_shipped_replay_draws_and_fits(chromium: Any, tmp_path: Path, name
     window, no button's text is cut, the texts reach AA contrast, and nothing fails."""
     replay = cardlab.load(harness.ROOT / "replays" / f"{name}.json")
     path = tmp_path / f"{name}.html"
-    replay.to_html(path)
+    write_page(replay, path)
     page, offline = open_offline(chromium, path, 1024, 768)
     root = page.locator(ROOT_SEL)
     last = len(cardlab.Cursor(replay)) - 1

@@ -12,6 +12,7 @@ import pytest
 
 import cardlab
 from cardlab.view.movie import build_movie
+from cardlab.view.page import write_page
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +45,7 @@ def page_of(chromium, tmp_path_factory):
 
     def open_page(replay: cardlab.Replay, **kwargs):
         path = folder / f"page{len(list(folder.iterdir()))}.html"
-        replay.to_html(path, **kwargs)
+        write_page(replay, path, **kwargs)
         page = _offline_page(chromium, path)
         page.wait_for_selector(".cardlab-viewer[data-step]")
         return page
