@@ -2,7 +2,9 @@
 
 from typing import Any
 
-from . import text
+# Importing cardlab.games registers every game (cardlab.game.register) before anything can
+# ask for one; cardlab.game itself imports no game, so the contract stays below the games.
+from . import games, text  # noqa: F401  (games: imported to register them)
 from .cursor import Cursor
 from .errors import (
     ActionTextError,

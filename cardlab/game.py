@@ -515,11 +515,16 @@ class Game:
                            "simulated")
 
 
+# The registry, kept by the functions below: each game's package registers its Game as it
+# is imported (:func:`register`). cardlab's own games are registered when ``cardlab`` is
+# imported (its ``__init__`` imports :mod:`cardlab.games`, the one place that names them),
+# so this module imports no game: the contract stays below the games that follow it.
 _REGISTRY: dict[str, Game] = {}
 
 
 def register(game: Game) -> Game:
-    """Add a game to the registry (a game's package registers its :class:`Game` on import)."""
+    """Add a game to the registry (a game's package registers its :class:`Game` on import;
+    a test registers a game of its own the same way)."""
     _REGISTRY[game.name] = game
     return game
 
@@ -534,20 +539,23 @@ def unregister(name: str) -> Game:
     >>> register(game).name in list_games()
     True
     """
-    _ensure_loaded()
     try:
         return _REGISTRY.pop(name)
     except KeyError:
         raise UnknownGameError(f"no game called {name!r} is registered") from None
 
 
-def _ensure_loaded() -> None:
-    from . import games  # noqa: F401  (importing registers every game)
-
-
 def get_game(name: str) -> Game:
-    """The registered game called ``name``."""
-    _ensure_loaded()
+    """The registered game called ``name``; an :class:`~cardlab.errors.UnknownGameError`
+    lists the games.
+
+    >>> get_game("whot").title
+    'Whot'
+    >>> get_game("chess")
+    Traceback (most recent call last):
+    ...
+    cardlab.errors.UnknownGameError: no game called 'chess'; cardlab has bobs-hat, teds-game, whot
+    """
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -558,7 +566,6 @@ def get_game(name: str) -> Game:
 
 def list_games() -> dict[str, Game]:
     """Every registered game by name."""
-    _ensure_loaded()
     return dict(_REGISTRY)
 
 
