@@ -17,10 +17,11 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .bots import KINDS, make_bot
+from .console import MAX_SEED_CHARS, STDOUT, parse_seed, say, say_lines
 from .errors import CardlabError, OptionError
 from .files import check_target, reason
 from .game import get_game, list_games, parse_option_pairs
@@ -29,9 +30,6 @@ from .loader import load
 from .replay import Replay, note_languages
 from .table import new_game
 from .text import render_steps
-
-STDOUT = "standard output"
-MAX_SEED_CHARS = 100  # a seed is typed by a person; a longer one is a mistake (a pasted file)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,21 +79,6 @@ def _parser() -> argparse.ArgumentParser:
 
     add_analyse(sub)
     return parser
-
-
-def _seed(text: str) -> int | str:
-    """``--seed``: an integer if it reads as one, else the text itself."""
-    if not text.strip():
-        raise OptionError("--seed is empty; give an integer or a short text")
-    if len(text) > MAX_SEED_CHARS:
-        raise OptionError(f"--seed is {len(text)} characters long; a seed has at most "
-                          f"{MAX_SEED_CHARS}")
-    if not text.isprintable():
-        raise OptionError(f"--seed {text!r} holds a control character")
-    try:
-        return int(text)
-    except ValueError:
-        return text
 
 
 def _budget(text: str) -> int:
@@ -156,8 +139,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "analyse":
         from .analyse import run_command
 
-        _say(run_command(_load(args), args.file, args.out, args.seat, args.rollouts, args.seed,
-                         args.bot, args.workers))
+        say(run_command(_load(args), args.file, args.out, args.seat, args.rollouts, args.seed,
+                        args.bot, args.workers))
         return 0
     if args.command == "play":
         options: dict[str, Any] = dict(parse_option_pairs(args.option))
@@ -169,7 +152,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             raise OptionError("the number of players is given twice: --players and "
                               "--option players")
         players = options.pop("players", args.players)
-        seed = _seed(args.seed)
+        seed = parse_seed(args.seed)
         # bots play: the simulations' options (Whot's safety cap) unless the user set them
         options = {**get_game(args.game).rules_class.SIMULATION_OPTIONS, **options}
         table = new_game(args.game, players=players, seed=seed, seats=_seats(args.seats),
@@ -185,18 +168,18 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        _say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
+        say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
     elif args.command == "show":
         replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
         # line by line as the steps come: a long replay's text is never held whole
-        _say_lines(line for _, lines in render_steps(
+        say_lines(line for _, lines in render_steps(
             replay, seat=seat, lang=_lang(replay, args.file, args.lang)) for line in lines)
     elif args.command == "validate":
         replay = _load(args)
         actions = sum(len(h.actions) for h in replay.hands)
-        _say(f"{args.file}: valid {get_game(replay.game).title} replay, "
-              f"{len(replay.hands)} hands, {actions} actions")
+        say(f"{args.file}: valid {get_game(replay.game).title} replay, "
+            f"{len(replay.hands)} hands, {actions} actions")
     elif args.command == "html":
         from .view.page import write_page  # the view layer, only for this command
 
@@ -208,44 +191,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         write_page(replay, out, seat=_seat(replay, args.file, args.seat),
                    lang=_lang(replay, args.file, args.lang) if args.lang else None,
                    budget=args.page_budget, file=args.file)
-        _say(f"wrote {out}")
+        say(f"wrote {out}")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):
-            _say(f"{name}: {info.title}")
+            say(f"{name}: {info.title}")
             for option in info.options:
                 choices = f" [{'|'.join(map(str, option.choices))}]" if option.choices else ""
-                _say(f"  {option.name}={option.default}{choices}  {option.doc}")
+                say(f"  {option.name}={option.default}{choices}  {option.doc}")
     return 0
-
-
-def _say(text: str) -> None:
-    """Print a result; a failure to write it names standard output (``> /dev/full``)."""
-    try:
-        print(text)
-        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
-    except BrokenPipeError:
-        raise
-    except OSError as err:
-        err.filename = STDOUT
-        raise
-
-
-SAY_CHUNK = 4096  # lines written at a time by _say_lines
-
-
-def _say_lines(lines: Iterable[str]) -> None:
-    """Print lines as :func:`_say` prints their join, written a few thousand at a time."""
-    chunk = SAY_CHUNK
-    batch: list[str] = []
-    said = False
-    for line in lines:
-        batch.append(line)
-        if len(batch) >= chunk:
-            _say("\n".join(batch))
-            batch.clear()
-            said = True
-    if batch or not said:
-        _say("\n".join(batch))
 
 
 def _os_error(err: OSError) -> str:

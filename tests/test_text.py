@@ -21,7 +21,7 @@ import pytest
 from tablegames import table_mode_game
 
 import cardlab
-from cardlab import cli, text
+from cardlab import console, text
 from cardlab.bots import make_bot
 from cardlab.cli import main
 from cardlab.cursor import Cursor, walk
@@ -282,7 +282,7 @@ def test_cardlab_show_prints_the_render_line_by_line(tmp_path, capsys, monkeypat
     # exactly all of them, more than all
     divisor = next(d for d in range(3, count) if count % d == 0)
     for chunk in (1, 7, divisor, count, count + 1, 4096):
-        monkeypatch.setattr(cli, "SAY_CHUNK", chunk)
+        monkeypatch.setattr(console, "SAY_CHUNK", chunk)
         with pytest.raises(SystemExit) as done:
             main(["show", str(path)] + (["--seat", seat] if seat else []))
         assert done.value.code == 0

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from ..bots import KINDS
+from ..console import parse_seed, say
 from ..game import get_game, parse_option_pairs
 from .spec import SEATINGS, make_spec
 
@@ -52,13 +53,12 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cardlab simulate``; bad input raises a ``CardlabError`` (one line, exit 2)."""
-    from ..cli import _say, _seed  # the CLI's own seed rules and printing
     from . import summary
     from .api import Terminated
     from .api import run as run_spec
 
     spec = make_spec(args.game, players=args.players, games=args.games, bots=args.bots,
-                     seed=_seed(args.seed), options=parse_option_pairs(args.option),
+                     seed=parse_seed(args.seed), options=parse_option_pairs(args.option),
                      seating=args.seating, chunk=args.chunk)
     try:
         _, tally, info = run_spec(spec, workers=args.workers, scheduler=args.scheduler,
@@ -86,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
     rules = get_game(spec.game).rules_class
     for line in summary.text(tally.rows({"bot": sorted(set(spec.bots)),
                                          "seat": list(spec.seats)}), rules.low_score_wins):
-        _say(line)
+        say(line)
     if info["reruns"]:
-        _say(f"{info['reruns']} chunk(s) played again after their worker died")
+        say(f"{info['reruns']} chunk(s) played again after their worker died")
     if written and not info["interrupted"]:
-        _say(f"wrote {written}: {info['games']:,} games")
+        say(f"wrote {written}: {info['games']:,} games")
     return code
