@@ -101,14 +101,7 @@ def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise OptionError(f"workers is a whole number of at least 1, not {brief(workers)}")
-    if seat is None:
-        return None
-    if isinstance(seat, str):
-        return replay.seat_index(seat)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(replay.seats):
-        raise OptionError(f"the seat is a name ({', '.join(replay.seats)}) or a number from 0 "
-                          f"to {len(replay.seats) - 1}, not {brief(seat)}")
-    return seat
+    return None if seat is None else replay.seat_index(seat)
 
 
 def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, seed: int = 0,

@@ -350,14 +350,33 @@ class Replay:
     def rules(self) -> Rules:
         return _rules(self.game, json.dumps(self.options, sort_keys=True))
 
-    def seat_index(self, name: str) -> int:
-        """The seat number (from 0) of seat ``name``; an unknown name is an
-        :class:`~cardlab.errors.OptionError` (a ``ValueError`` too) listing the seats."""
-        try:
-            return self.seats.index(name)
-        except ValueError:
-            raise OptionError(f"no seat {brief(name)}; the seats are "
-                              f"{', '.join(self.seats)}") from None
+    def seat_index(self, seat: str | int) -> int:
+        """The seat number (from 0) of ``seat``, given by name or by number: every public
+        ``seat`` argument is resolved here. Anything else is an
+        :class:`~cardlab.errors.OptionError` (a ``ValueError`` too) naming the seats.
+
+        >>> import cardlab
+        >>> review = cardlab.example("norwegian-review")
+        >>> review.seat_index("Brad"), review.seat_index(2)
+        (3, 2)
+        >>> review.seat_index("brad")
+        Traceback (most recent call last):
+        ...
+        cardlab.errors.OptionError: no seat 'brad'; the seats are Tone, Remo, Kathrine, Brad
+        >>> review.seat_index(4)
+        Traceback (most recent call last):
+        ...
+        cardlab.errors.OptionError: no seat 4; the seats are Tone, Remo, Kathrine, Brad \
+(or 0 to 3)
+        """
+        names = self.seats
+        if isinstance(seat, str):
+            if seat in names:
+                return names.index(seat)
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+            return seat
+        numbers = "" if isinstance(seat, str) else f" (or 0 to {len(names) - 1})"
+        raise OptionError(f"no seat {brief(seat)}; the seats are {', '.join(names)}{numbers}")
 
     def line(self, hand: int, path: LinePath = ()) -> list[Action]:
         """The actions of a line of hand ``hand`` (counted from 1: hand 1 is ``hands[0]``),

@@ -173,7 +173,7 @@ def test_an_unknown_seat_is_named(position):
     replay, hand, index = position
     with pytest.raises(CardlabError, match="'Nobody'"):
         evaluate(replay, hand, index, seat="Nobody", rollouts=2)
-    with pytest.raises(CardlabError, match="not 7"):
+    with pytest.raises(CardlabError, match="no seat 7"):
         evaluate(replay, hand, index, seat=7, rollouts=2)
 
 

@@ -119,7 +119,7 @@ def test_a_variations_record_is_kept():
 
 @pytest.mark.parametrize("options, words", [
     ({"seat": "Nobody"}, "no seat 'Nobody'"),
-    ({"seat": 7}, "not 7"),
+    ({"seat": 7}, "no seat 7"),
     ({"rollouts": 0}, "rollouts is a whole number of at least 1, not 0"),
     ({"rollouts": True}, "not True"),
     ({"rollouts": "5"}, "not '5'"),

@@ -115,7 +115,7 @@ def test_the_first_bidder_is_the_default_seat_and_a_line_must_reach_the_seats_tu
     ({"bot": "oracle"}, "the bot is one of random, heuristic, exact, not 'oracle'"),
     ({"seed": "x"}, "seed is a whole number"),
     ({"seat": "Nobody"}, "no seat 'Nobody'"),
-    ({"seat": 9}, "not 9"),
+    ({"seat": 9}, "no seat 9"),
     ({"hand": 99}, "hands count from 1"),
 ])
 def test_bad_options_name_what_is_wrong(options, words):

@@ -320,7 +320,7 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     assert "index is the number of actions made, not '9'" in \
         ex.exercise("trick-winner", review, hand=1, index="9").error
     not_a_seat = ex.exercise("hand-score", review, hand=1, seat="Bob")
-    assert "no seat called 'Bob'; the seats are Tone, Remo, Kathrine, Brad" in not_a_seat.error
+    assert "no seat 'Bob'; the seats are Tone, Remo, Kathrine, Brad" in not_a_seat.error
 
 
 @pytest.mark.parametrize("kind", ex.KINDS)

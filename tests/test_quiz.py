@@ -112,7 +112,7 @@ def test_an_analysed_replay_uses_its_records():
 
 def test_bad_input_is_a_clear_message():
     review = cardlab.example("norwegian-review")
-    with pytest.raises(CardlabError, match="no seat called 'Bob'"):
+    with pytest.raises(CardlabError, match="no seat 'Bob'"):
         Quiz(review, "Bob")
     with pytest.raises(CardlabError, match="hand"):
         Quiz(review, "Brad", hand=3)
@@ -132,7 +132,7 @@ def test_bad_input_is_a_clear_message():
         q.answer("hat -10")
     # in the widget: the message shows, nothing is raised
     widget = quiz(review, "Bob")
-    assert widget.quiz is None and "no seat called 'Bob'" in widget.error
+    assert widget.quiz is None and "no seat 'Bob'" in widget.error
     assert widget.answers().empty
     live = quiz(review, "Brad", advisor=False)
     live._on_msg(live, {"type": "answer", "action": "bid nothing"}, [])

@@ -67,3 +67,42 @@ def test_good_names_record_save_load_and_show(tmp_path):
 def test_seats_count_from_1_in_the_reason_and_0_in_the_index():
     assert seat_name_problem(["A", "B", "C", ""]) == (3, "seat 4 has an empty name")
     assert seat_name_problem(["A", 7]) == (1, "seat 2's name must be text, not 7")
+
+
+REFUSED_SEATS = ["brad", "", 4, -1, True, 1.0]
+
+
+@pytest.mark.parametrize("seat", REFUSED_SEATS, ids=repr)
+def test_every_seat_argument_is_resolved_by_one_rule(seat):
+    """A seat is given by name or by number (from 0) to many functions; each asks
+    ``Replay.seat_index``, so each refuses the same seats with the same OptionError."""
+    from cardlab.advisor import evaluate, report
+    from cardlab.analyse import analyse
+    from cardlab.view import ReplayViewer, build_movie, page_html
+
+    review = cardlab.example("norwegian-review")
+    with pytest.raises(cardlab.OptionError) as caught:
+        review.seat_index(seat)
+    message = str(caught.value)
+    numbers = "" if isinstance(seat, str) else " (or 0 to 3)"
+    assert message == f"no seat {seat!r}; the seats are Tone, Remo, Kathrine, Brad{numbers}"
+    callers = {
+        "build_movie": lambda: build_movie(review, seat=seat),
+        "page_html": lambda: page_html(review, seat=seat),
+        "ReplayViewer": lambda: ReplayViewer(review, seat=seat),
+        "ReplayViewer.set_seat": lambda: ReplayViewer(review).set_seat(seat),
+        "report.decisions": lambda: report.decisions(review, seat=seat),
+        "report.luck": lambda: report.luck(review, seat=seat),
+        "analyse": lambda: analyse(review, seat=seat, rollouts=1, progress=False),
+        "evaluate": lambda: evaluate(review, 1, 0, seat=seat, rollouts=1),
+    }
+    for name, call in callers.items():
+        with pytest.raises(cardlab.OptionError) as caught:
+            call()
+        assert str(caught.value) == message, name
+
+
+def test_a_seat_by_name_or_number_is_the_same_seat():
+    review = cardlab.example("norwegian-review")
+    for number, name in enumerate(review.seats):
+        assert review.seat_index(name) == review.seat_index(number) == number

@@ -398,7 +398,7 @@ def test_choosing_a_seat_sends_only_that_seats_view(review):
 
 
 def test_bad_seat_language_and_steps_list_the_choices(review):
-    with pytest.raises(CardlabError, match="no seat called 'brad'; the seats are Tone, "
+    with pytest.raises(CardlabError, match="no seat 'brad'; the seats are Tone, "
                                            "Remo, Kathrine, Brad"):
         ReplayViewer(review, seat="brad")
     viewer = ReplayViewer(review)

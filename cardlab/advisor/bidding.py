@@ -111,17 +111,7 @@ def _decision(replay: Replay, hand: int, seat: int | str | None
         raise OptionError(f"the bidding lab is for Ted's Game, not {replay.game}")
     cursor = Cursor(replay, hand=hand)  # checks the hand (from 1)
     line = cursor.line
-    wanted: int | None
-    if seat is None:
-        wanted = None
-    elif isinstance(seat, str):
-        wanted = replay.seat_index(seat)
-    elif isinstance(seat, bool) or not isinstance(seat, int) or \
-            not 0 <= seat < len(replay.seats):
-        raise OptionError(f"the seat is a name ({', '.join(replay.seats)}) or a number from 0 "
-                          f"to {len(replay.seats) - 1}, not {brief(seat)}")
-    else:
-        wanted = seat
+    wanted = None if seat is None else replay.seat_index(seat)
     first = cursor.find(hand, 0)
     for index in range(len(line) + 1):
         state = cursor.goto(first + index).state

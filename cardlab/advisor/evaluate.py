@@ -193,13 +193,7 @@ def _seat(replay: Replay, seat: str | int | None, to_act: int, hand: int, index:
     names = replay.seats
     if seat is None:
         return to_act
-    if isinstance(seat, str):
-        number = replay.seat_index(seat)  # an unknown name lists the seats
-    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
-        raise OptionError(f"seat is a name ({', '.join(names)}) or a number from 0 to "
-                          f"{len(names) - 1}, not {seat!r}")
-    else:
-        number = seat
+    number = replay.seat_index(seat)  # a name or a number; else the error lists the seats
     if number != to_act:
         raise CardlabError(f"{names[number]} is not to act in hand {hand} after {index} "
                            f"actions: {names[to_act]} is; only the seat to act is evaluated")

@@ -97,14 +97,7 @@ class Decision:
 
 
 def _seat_number(replay: Replay, seat: int | str | None) -> int | None:
-    if seat is None:
-        return None
-    if isinstance(seat, str):
-        return replay.seat_index(seat)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(replay.seats):
-        raise OptionError(f"seats are numbered 0 to {len(replay.seats) - 1} (or named: "
-                          f"{', '.join(replay.seats)}), not {brief(seat)}")
-    return seat
+    return None if seat is None else replay.seat_index(seat)
 
 
 def played_text(replay: Replay, hand: int, index: int, action: Action) -> str:

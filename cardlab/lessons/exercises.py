@@ -51,7 +51,6 @@ from ..frames import require
 from ..game import list_games
 from ..replay import Replay
 from ..view.assets import module, stylesheet
-from ..view.movie import seat_index
 from ..view.texts import Context, card_faces, centre, names_and, seat_private, seat_public, signed
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
@@ -174,7 +173,7 @@ class Exercise:
         self.id = next(_ids)
         self.replay = replay
         self.session = SESSION if session is None else session
-        self.view = None if view is None else seat_index(replay, view)
+        self.view = None if view is None else replay.seat_index(view)
         self.cursor = Cursor(replay, hand=hand, seat=self.view)  # checks the hand (from 1)
         if index is None:
             index = len(self.cursor.line)
@@ -354,8 +353,8 @@ class LegalPlays(Exercise):
         if to_act < 0:
             raise CardlabError(f"{self.where}: nobody is to act"
                                + (" (the hand is over)" if state.hand_over() else ""))
-        if seat is not None and seat_index(replay, seat) != to_act:
-            raise CardlabError(f"{self.where}: {names[seat_index(replay, seat)]} is not to "
+        if seat is not None and replay.seat_index(seat) != to_act:
+            raise CardlabError(f"{self.where}: {names[replay.seat_index(seat)]} is not to "
                                f"act; {names[to_act]} is")
         if self.view is not None and self.view != to_act:
             raise CardlabError(f"{self.where}: the question shows {names[to_act]}'s cards, "
@@ -470,7 +469,7 @@ class HandScore(Exercise):
         if not state.hand_over():
             raise CardlabError(f"{self.where}: the hand is not over, so its scores are not "
                                f"final (it ends after {len(self.cursor.line)} actions)")
-        s = seat_index(replay, seat)
+        s = replay.seat_index(seat)
         self.seat = replay.seats[s]
         pos = self.cursor.position
         # the hand's score as the sheet has it: the totals now less the totals at its deal

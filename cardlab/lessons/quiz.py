@@ -32,7 +32,6 @@ from ..errors import CardlabError
 from ..frames import require
 from ..replay import Replay, index_of_hand
 from ..seatview import visible_eval
-from ..view.movie import seat_index
 from ..view.texts import pretty
 from .exercises import CSS, ESM, anywidget, table, traitlets
 
@@ -75,7 +74,7 @@ class Quiz:
                  rollouts: int = 100, seed: int = 0, bot: str = "heuristic",
                  advisor: bool = True) -> None:
         self.replay = replay
-        self.seat = seat_index(replay, seat)
+        self.seat = replay.seat_index(seat)
         self.name = replay.seats[self.seat]
         if hand is not None:
             index_of_hand(replay, hand)

@@ -374,27 +374,7 @@ def _lines(replay: Replay) -> list[tuple[int | None, LinePath]]:
 def _view_seats(replay: Replay, seat: int | str | None, all_views: bool) -> list[int | None]:
     if seat is None:
         return [None, *range(len(replay.seats))] if all_views else [None]
-    return [seat_index(replay, seat)]
-
-
-def seat_index(replay: Replay, seat: int | str) -> int:
-    """The index of a seat given by name or index; a :class:`CardlabError` lists the seats.
-
-    >>> import cardlab
-    >>> seat_index(cardlab.load("replays/norwegian-review.json"), "brad")
-    Traceback (most recent call last):
-    ...
-    cardlab.errors.CardlabError: no seat called 'brad'; the seats are Tone, Remo, Kathrine, Brad
-    """
-    names = list(replay.seats)
-    if isinstance(seat, str):
-        if seat in names:
-            return names.index(seat)
-        raise CardlabError(f"no seat called {seat!r}; the seats are {', '.join(names)}")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
-        raise CardlabError(f"no seat {seat!r}; the seats are {', '.join(names)} "
-                           f"(or 0 to {len(names) - 1})")
-    return seat
+    return [replay.seat_index(seat)]
 
 
 def check_lang(replay: Replay, lang: str | None) -> str:
@@ -752,4 +732,4 @@ def note_in(note: Any, lang: str) -> str | None:
 
 
 __all__ = ["assemble", "build_movie", "build_views", "card_faces", "check_lang", "evals_of",
-           "frame_at", "iter_frames", "note_in", "pretty", "seat_index"]
+           "frame_at", "iter_frames", "note_in", "pretty"]

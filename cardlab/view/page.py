@@ -36,7 +36,6 @@ from .movie import (
     compact_json,
     json_pieces,
     not_json,
-    seat_index,
 )
 
 
@@ -92,7 +91,7 @@ def page_movie(replay: Replay, seat: int | str | None = None, lang: str | None =
         movie = assemble(replay, views, lang, explore=False)
         movie["choices"] = list(views)
     else:
-        index = seat_index(replay, seat)
+        index = replay.seat_index(seat)
         name = replay.seats[index]
         movie = assemble(replay, build_views(replay, [index], encode=encode, budget=budget,
                                              file=file), lang, explore=False)

@@ -24,7 +24,7 @@ widget's data (``private=False`` keeps every view in the browser instead).
 >>> viewer.set_seat("brad")
 Traceback (most recent call last):
 ...
-cardlab.errors.CardlabError: no seat called 'brad'; the seats are Tone, Remo, Kathrine, Brad
+cardlab.errors.OptionError: no seat 'brad'; the seats are Tone, Remo, Kathrine, Brad
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..errors import CardlabError
 from ..frames import require
 from ..replay import LinePath, Replay, index_of_hand
 from .assets import VIEWER, VIEWER_CSS, module, stylesheet
-from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty, seat_index
+from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty
 from .page import json_text
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
@@ -72,7 +72,7 @@ class ReplayViewer:
         self.bots = bots
         self.private = private
         self.last_branch: _explore.Branch | None = None
-        first = None if seat is None else seat_index(replay, seat)
+        first = None if seat is None else replay.seat_index(seat)
         self._lang = check_lang(replay, lang)
         self._views: dict[str, Any] = {}
         self._solo: dict[str, Any] = {}
@@ -242,7 +242,7 @@ class ReplayViewer:
     def set_seat(self, seat: int | str | None) -> ReplayViewer:
         """Show one seat's view (by name or index), or everyone's with ``None``; an unknown
         seat raises a :class:`CardlabError` listing the seats."""
-        key = "" if seat is None else self.replay.seats[seat_index(self.replay, seat)]
+        key = "" if seat is None else self.replay.seats[self.replay.seat_index(seat)]
         self.widget.seat = key
         return self
 
