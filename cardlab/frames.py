@@ -31,16 +31,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
 from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
 from .game import State, get_game
-from .replay import Action, LinePath, Replay, index_of_hand, note_languages
-
-PIP_EXTRA = "pip install 'cardlab[notebook]'"
+from .replay import Action, LinePath, Replay, index_of_hand
 
 
 class MissingExtraError(CardlabError, ImportError):
@@ -255,15 +253,28 @@ def sheet_rows(replay: Replay, hand: int | None = None, path: LinePath = (),
         for s, value in enumerate(res.scores):
             row[s] += value
         over = res.game_over
+    return sheet_lines(((number, per_number[number]) for number in sorted(per_number)), over)
+
+
+def sheet_lines(scores: Iterable[tuple[int, list[int]]], game_over: bool
+                ) -> list[tuple[int, str, list[int]]]:
+    """The rulebook's score sheet from each finished hand's ``(number, scores)``: the hand's
+    ``"score"`` line, then from the second hand on a ``"sub-total"``, but after the last
+    hand of a finished game the ``"total"``. The one rule of the sheet, for
+    :func:`sheet_rows` and for the viewer's (:func:`cardlab.view.texts.sheet_rows`).
+
+    >>> sheet_lines([(1, [3, 1]), (2, [0, 2])], game_over=True)
+    [(1, 'score', [3, 1]), (2, 'score', [0, 2]), (2, 'total', [3, 3])]
+    >>> sheet_lines([(1, [3, 1]), (2, [0, 2])], game_over=False)[-1]
+    (2, 'sub-total', [3, 3])
+    """
+    hands = list(scores)
     rows: list[tuple[int, str, list[int]]] = []
-    running = [0] * len(replay.seats)
-    numbers = sorted(per_number)
-    for i, number in enumerate(numbers):
-        score = per_number[number]
-        running = [a + b for a, b in zip(running, score, strict=True)]
+    running: list[int] = []
+    for i, (number, score) in enumerate(hands):
+        running = [a + b for a, b in zip(running or [0] * len(score), score, strict=True)]
         rows.append((number, "score", score))
-        last = i == len(numbers) - 1
-        if last and over:
+        if i == len(hands) - 1 and game_over:
             rows.append((number, "total", running))
         elif i > 0:
             rows.append((number, "sub-total", running))
@@ -277,25 +288,6 @@ def score_sheet(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
     index = pd.MultiIndex.from_tuples([(n, kind) for n, kind, _ in rows], names=["hand", "line"])
     return pd.DataFrame([values for _, _, values in rows], index=index,
                         columns=list(replay.seats))
-
-
-def sheet_html(rows: list[tuple[int, str, list[int]]], seats: list[str],
-               current: int | None = None, label: str = "#") -> str:
-    """A small HTML table of :func:`sheet_rows`, the current hand's rows highlighted.
-
-    Written by hand rather than with pandas' Styler because the viewer redraws it often.
-    """
-    head = "".join(f"<th>{_esc(name)}</th>" for name in seats)
-    body = []
-    for number, kind, values in rows:
-        title = f"{label}{number} score" if kind == "score" else kind
-        cls = ["cl-" + kind]
-        if number == current:
-            cls.append("cl-current")
-        cells = "".join(f"<td>{v}</td>" for v in values)
-        body.append(f'<tr class="{" ".join(cls)}"><th>{_esc(title)}</th>{cells}</tr>')
-    return (f'<table class="cl-sheet"><thead><tr><th>hand</th>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
 
 
 def styled_sheet(replay: Replay, current: int | None = None, hand: int | None = None,
@@ -314,11 +306,6 @@ def styled_sheet(replay: Replay, current: int | None = None, hand: int | None = 
     # (pandas' Styler does not escape unless told to).
     styler = df.style.format(escape="html").format_index(escape="html", axis=0)
     return styler.format_index(escape="html", axis=1).apply(mark, axis=1)
-
-
-def _esc(text: str) -> str:
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
 
 
 def score_components(replay: Replay) -> Any:
@@ -532,8 +519,8 @@ def seat_steps(replay: Replay, hand: int | None = None, path: LinePath = ()) -> 
 
 
 __all__ = [
-    "MissingExtraError", "require", "walk", "positions", "note_text", "note_languages",
-    "HandResult", "hand_results_list", "hand_results", "sheet_rows", "score_sheet",
-    "sheet_html", "styled_sheet", "score_components", "bid_results", "card_facts",
+    "MissingExtraError", "require", "walk", "positions", "note_text",
+    "HandResult", "hand_results_list", "hand_results", "sheet_lines", "sheet_rows",
+    "score_sheet", "styled_sheet", "score_components", "bid_results", "card_facts",
     "play_rows", "plays", "tricks", "steps", "seat_steps",
 ]

@@ -165,9 +165,6 @@ def test_the_score_sheets_show_seat_names_as_text(hostile):
     styled = frames.styled_sheet(hostile, current=1).to_html()
     assert_inert(styled, TABLE_TAGS, SEATS)
     assert "#fff3b0" in styled  # still highlighted
-    rows = frames.sheet_rows(hostile)
-    assert_inert(frames.sheet_html(rows, hostile.seats, current=1, label="<b>#"),
-                 TABLE_TAGS, [*SEATS, "<b>#1 score"])
 
 
 def test_every_frame_shows_the_files_text_as_text(hostile):

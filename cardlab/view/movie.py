@@ -39,10 +39,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import CardlabError, LimitError
-from ..frames import note_languages
 from ..game import State
 from ..limits import MAX_PAGE_FRAMES
-from ..replay import Action, LinePath, Replay, walk_lines
+from ..replay import Action, LinePath, Replay, note_languages, walk_lines
 from ..seatview import (
     seat_positions,
     visible_action,

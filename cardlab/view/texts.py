@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..frames import sheet_lines
 from ..game import State, get_game
 from ..replay import Replay
 
@@ -391,18 +392,10 @@ def status_line(ctx: Context, pos: dict[str, Any], act: tuple[int, str] | None,
 def sheet_rows(ctx: Context, pos: dict[str, Any], game_over: bool) -> list[list[Any]]:
     """The score sheet as the rulebook draws it: each hand's score, from the second on a
     sub-total, and the total at the end of the game."""
-    rows: list[list[Any]] = []
-    running = [0] * len(ctx.seats)
-    sheet = pos.get("sheet") or []
     label = ctx.kind.sheet_label
-    for k, row in enumerate(sheet):
-        running = [a + b for a, b in zip(running, row, strict=True)]
-        rows.append([k + 1, "score", f"{label}{k + 1}", row])
-        if k == len(sheet) - 1 and game_over:
-            rows.append([k + 1, "total", "total", running])
-        elif k > 0:
-            rows.append([k + 1, "sub-total", "sub-total", running])
-    return rows
+    return [[number, kind, f"{label}{number}" if kind == "score" else kind, values]
+            for number, kind, values in sheet_lines(enumerate(pos.get("sheet") or [], 1),
+                                                    game_over)]
 
 
 def chart_points(pos: dict[str, Any], n: int) -> list[list[int]]:

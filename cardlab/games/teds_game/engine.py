@@ -84,7 +84,6 @@ SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
 assert len(DECK) == NCARDS
 DEFAULT_START = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6}
-PHASE_PLAY = PLAY
 
 
 class TedsGameRules(Rules):

@@ -66,7 +66,6 @@ DECK = Deck(CODES, aliases=_ALIASES, description="Whot card")
 
 # Which plain (non-WHOT) cards may be played on a call: a table per call card, per called
 # symbol, and for the lead (anything). WHOTs are held apart and are always playable.
-_PLAIN = [c for c in range(NCARDS) if not IS_WHOT[c]]
 MATCH_ALL = bytes(0 if IS_WHOT[c] else 1 for c in range(NCARDS))
 MATCH_SYMBOL = tuple(bytes(1 if SYM[c] == s else 0 for c in range(NCARDS))
                      for s in range(len(SYMBOLS)))
