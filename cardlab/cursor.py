@@ -48,7 +48,7 @@ def position_at(replay: Replay, state: State, hand_index: int, line: list[Action
     ``replay.hands[hand_index]``, seen by ``seat`` (``None``: everyone), with the step
     number, the action that led to it (as ``seat`` reads it), its notes and variations.
 
-    The one place a position is assembled (:class:`Cursor` and :mod:`cardlab.frames` use it).
+    The one place a position is assembled (:class:`Cursor` and :mod:`cardlab.dataframes` use it).
     """
     pos = seat_position(state, seat)
     action = line[index - 1] if index else None

@@ -63,7 +63,7 @@ class Branch:
 
     def frame(self) -> Any:
         """:meth:`compare` as a pandas DataFrame indexed by seat."""
-        from .frames import require
+        from .dataframes import require
 
         pd = require("pandas")
         return pd.DataFrame(self.compare()).set_index("seat")

@@ -412,7 +412,7 @@ Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
 
 CardFace = list[Any]
 """How a card is drawn and named: ``[rank, mark, colour, hat, name]`` (see
-:func:`cardlab.view.texts.card_faces`)."""
+:func:`cardlab.view.wording.card_faces`)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -45,7 +45,7 @@ COMMON_COLUMNS: tuple[Column, ...] = (
     Column("game", "int32", False, "the game, counted from 1 (Whot: a rubber)"),
     Column("hand", "int16", False, "the game's hand number, from 1 (Whot: the game in the "
                                    "rubber)"),
-    Column("seat", "category", False, "the seat's name (as in cardlab.frames), a category"),
+    Column("seat", "category", False, "the seat's name (as in cardlab.dataframes), a category"),
     Column("seat_index", "int8", False, "the seat's number, from 0, in the replay's seat "
                                         "order"),
     Column("bot", "category", False, "the bot in that seat in that game, a category"),

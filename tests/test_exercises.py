@@ -14,7 +14,7 @@ from cardlab.errors import CardlabError, IllegalActionError
 from cardlab.games.teds_game import engine as teds_game
 from cardlab.lessons import exercises as ex
 from cardlab.seatview import hidden_from
-from cardlab.view.texts import signed
+from cardlab.view.wording import signed
 
 EXAMPLES = ("norwegian-review", "teds-game-example", "whot-example")
 TRICK_EXAMPLES = ("norwegian-review", "teds-game-example")

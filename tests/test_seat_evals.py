@@ -37,7 +37,7 @@ from cardlab.cli import main
 from cardlab.lessons.quiz import Quiz
 from cardlab.seatview import hidden_from
 from cardlab.view import ReplayViewer, build_movie, page_html
-from cardlab.view.analysis import number
+from cardlab.view.evals import number
 
 LOSS = 81.3      # the first exact record's loss; each next one loses 2 more
 EXPECTED = 57.7  # the best value of the exact record on a seat's first decision of a hand

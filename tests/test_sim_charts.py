@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 import cardlab
-from cardlab import frames
+from cardlab import dataframes
 from cardlab.errors import CardlabError
 from cardlab.view import charts
 
@@ -181,7 +181,7 @@ def test_bid_rows_of_bobs_hat_agree_with_the_replays(tmp_path, options):
     seen = []
     for game in range(1, 5):
         replay = cardlab.load(tmp_path / f"game-{game}.json")
-        bids = frames.bid_results(replay)
+        bids = dataframes.bid_results(replay)
         seen += [(game, h, s, b, bool(m)) for h, s, b, m in
                  zip(bids["hand"], bids["seat"], bids["bid"], bids["made"], strict=True)]
     mine = [(int(g), int(h), str(s), b, bool(m)) for g, h, s, b, m in

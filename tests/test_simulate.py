@@ -1,5 +1,5 @@
 """cardlab.simulate: the tables are the engine's values, the same whatever plays them, and
-equal what the replays of the same games say through cardlab.frames."""
+equal what the replays of the same games say through cardlab.dataframes."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 import cardlab
-from cardlab import frames
+from cardlab import dataframes
 from cardlab.records import COMMON_COLUMNS
 from cardlab.simulation import load, make_spec, simulate
 from cardlab.simulation.rows import play_chunk
@@ -123,7 +123,7 @@ def test_recording_replays_changes_nothing_and_the_replays_agree(serial, tmp_pat
 
 
 def check_against_replay(result, g: int, replay) -> None:
-    """Every column of game ``g``'s rows, from the replay through cardlab.frames."""
+    """Every column of game ``g``'s rows, from the replay through cardlab.dataframes."""
     game = result.spec.game
     hands = result.hands[result.hands.game == g]
     games = result.games[result.games.game == g]
@@ -135,9 +135,9 @@ def check_against_replay(result, g: int, replay) -> None:
     assert list(games.hands) == [len(replay.hands)] * n
     assert list(games.actions) == [sum(len(h.actions) for h in replay.hands)] * n
     assert list(games.bot) == replay.meta["simulation"]["bots"]
-    results = frames.hand_results_list(replay)
+    results = dataframes.hand_results_list(replay)
     assert len(hands) == len(results) * n
-    sheet = frames.hand_results(replay)
+    sheet = dataframes.hand_results(replay)
     assert list(hands.score) == list(sheet.score)
     assert list(hands.total) == list(sheet.total)
     assert list(hands.seat.astype(str)) == list(sheet.seat)
@@ -148,7 +148,7 @@ def check_against_replay(result, g: int, replay) -> None:
         assert list(rows.dealer) == [s == end["dealer"] for s in range(n)]
         assert list(rows.from_dealer) == [(s - end["dealer"]) % n for s in range(n)]
         assert (rows.actions == len(replay.hands[res.hand_index].actions)).all()
-        first = next(frames.walk(replay, hand=res.hand_index + 1)).state.snapshot(None)
+        first = next(dataframes.walk(replay, hand=res.hand_index + 1)).state.snapshot(None)
         assert list(rows.hand_size) == [len(h) for h in first["hands"]]
         if game == "teds-game":
             assert list(rows.bid) == end["bids"]
@@ -157,7 +157,7 @@ def check_against_replay(result, g: int, replay) -> None:
                                                                       strict=True)]
             # the dealer's forbidden bid: the one the hook refused when the dealer was to bid
             before = None
-            for step in frames.walk(replay, hand=res.hand_index + 1):
+            for step in dataframes.walk(replay, hand=res.hand_index + 1):
                 pos = step.state.snapshot(None)
                 if pos["to_act"] == end["dealer"] and pos["phase"] == "bid":
                     before = pos["forbidden_bid"]

@@ -27,7 +27,7 @@ from cardlab.seatview import hidden_from
 from cardlab.view import ReplayViewer
 from cardlab.view.movie import build_movie, card_faces, evals_of, frame_at, iter_frames, pretty
 from cardlab.view.page import page_html, page_iframe, script_json, write_page
-from cardlab.view.texts import plural
+from cardlab.view.wording import plural
 
 ROOT = Path(__file__).resolve().parents[1]
 REPLAYS = sorted((ROOT / "replays").glob("*.json"))

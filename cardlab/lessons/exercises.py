@@ -46,12 +46,12 @@ from pathlib import Path
 from typing import Any
 
 from ..cursor import Cursor
+from ..dataframes import require
 from ..errors import CardCodeError, CardlabError
-from ..frames import require
 from ..game import list_games
 from ..replay import Replay
 from ..view.assets import module, stylesheet
-from ..view.texts import Context, card_faces, centre, names_and, seat_private, seat_public, signed
+from ..view.wording import Context, card_faces, centre, names_and, seat_private, seat_public, signed
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")
@@ -118,12 +118,12 @@ def _names(game: str, codes: list[str]) -> dict[str, list[Any]]:
     return {c: faces[c] for c in codes if c in faces}
 
 
-def table(replay: Replay, pos: dict[str, Any], *, totals: bool = True, turn: bool = True,
+def table_view(replay: Replay, pos: dict[str, Any], *, totals: bool = True, turn: bool = True,
           completed: bool = True, winner: bool = True, legal: bool = False
           ) -> dict[str, Any]:
     """What a lesson widget draws of a position (already one seat's view, or everyone's):
     per seat its name, badges, info lines and cards (codes, or how many face down), and the
-    centre's texts, all written by :mod:`cardlab.view.texts`. ``totals=False`` leaves the
+    centre's texts, all written by :mod:`cardlab.view.wording`. ``totals=False`` leaves the
     score lines out, ``turn=False`` the turn badge, ``winner=False`` the trick's winner.
     ``legal=True`` lists the seat to act's playable cards (an exercise never does: it would
     give an answer away). ``cards`` maps every code shown to its face (rank, mark, colour,
@@ -276,7 +276,7 @@ class TrickWinner(Exercise):
         after_hands = pos.get("hands")
         before = dict(before, hands=after_hands, hand_counts=pos.get("hand_counts"),
                       trick={"leader": done["leader"], "cards": done["cards"]})
-        self.table = table(replay, before, totals=False, turn=False, winner=False)
+        self.table = table_view(replay, before, totals=False, turn=False, winner=False)
 
     def check(self, given: Any) -> Feedback:
         code = self._choice(given)
@@ -327,7 +327,7 @@ class ForbiddenBid(Exercise):
         self.dealer = names[dealer]
         self.prompt = f"{self.dealer} deals and bids last: what may {self.dealer} not bid?"
         self.choices = [(b, str(b)) for b in range(pos["hand_size"] + 1)]
-        self.table = table(replay, pos, totals=False)
+        self.table = table_view(replay, pos, totals=False)
 
     def check(self, given: Any) -> Feedback:
         bid = self._choice(given)
@@ -385,7 +385,7 @@ class LegalPlays(Exercise):
         self.choices = [(code, faces[code][4]) for code in held]
         self.prompt = (f"Which of these may {self.seat} play? Choose every card "
                        f"{self.seat} may play now (none, if none).")
-        self.table = table(replay, self.cursor.position, totals=False)
+        self.table = table_view(replay, self.cursor.position, totals=False)
 
     def _words(self) -> dict[str, Any]:
         """The words of the verdicts, written once for :meth:`check` and the page: the right
@@ -481,7 +481,7 @@ class HandScore(Exercise):
         self.prompt = (f"{kind.hand_word.capitalize()} {hand} is over: how many "
                        f"{kind.points_word} does {self.seat} have?"
                        if self.low else f"Hand {hand} is over: what does {self.seat} score?")
-        self.table = table(replay, pos, totals=False)
+        self.table = table_view(replay, pos, totals=False)
 
     def _reason(self, state: Any, pos: dict[str, Any], s: int) -> str:
         parts = pos.get("score_parts")
@@ -620,4 +620,4 @@ def exercise(kind: str, replay: Replay, hand: int, index: int | None = None,
         return ExerciseWidget(None, error=str(err), session=options.get("session"))
 
 __all__ = ["KINDS", "SESSION", "Exercise", "ExerciseWidget", "Feedback", "ForbiddenBid",
-           "HandScore", "LegalPlays", "Session", "TrickWinner", "exercise", "make", "table"]
+           "HandScore", "LegalPlays", "Session", "TrickWinner", "exercise", "make", "table_view"]

@@ -56,14 +56,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..dataframes import require
 from ..errors import CardlabError
 from ..files import write_text
-from ..frames import require
 from ..replay import Replay
 from ..view import assets
 from ..view.movie import build_views
 from ..view.page import page_movie, script_json
-from ..view.texts import pretty
+from ..view.wording import pretty
 
 HERE = Path(__file__).parent
 

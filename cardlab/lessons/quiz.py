@@ -28,12 +28,12 @@ from typing import Any
 from ..advisor.evaluate import evaluate
 from ..analyse import decision_points, decision_seed
 from ..cursor import Cursor
+from ..dataframes import require
 from ..errors import CardlabError
-from ..frames import require
 from ..replay import Replay, index_of_hand
 from ..seatview import visible_eval
-from ..view.texts import pretty
-from .exercises import CSS, ESM, anywidget, table, traitlets
+from ..view.wording import pretty
+from .exercises import CSS, ESM, anywidget, table_view, traitlets
 
 COLUMNS = ["hand", "step", "seat", "chosen", "played", "same", "chosen_value", "played_value",
            "best", "best_value", "loss", "played_loss", "values", "source"]
@@ -140,7 +140,7 @@ class Quiz:
                 # not "of N": how many decisions are left would tell of the future
                 "progress": f"decision {k + 1}",
                 "choices": [[t, pretty(game, t)] for t in pos["legal"]],
-                "table": table(self.replay, pos, legal=True)}
+                "table": table_view(self.replay, pos, legal=True)}
 
     # -- answering ------------------------------------------------------------------------
     def answer(self, action: str) -> dict[str, Any]:

@@ -32,14 +32,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..dataframes import require, sheet_rows
 from ..errors import CardlabError, OptionError
-from ..frames import require, sheet_rows
 from ..game import GameType, get_game
 from ..loader import load
 from ..replay import Replay
 from ..table import Table, new_game
 from ..view.assets import module, stylesheet
-from ..view.texts import card_faces, pretty
+from ..view.wording import card_faces, pretty
 
 anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
 traitlets = require("traitlets")

@@ -21,9 +21,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..dataframes import require
 from ..errors import CardlabError, OptionError, SaveError, brief
 from ..files import AtomicTarget, check_target, reason, write_text
-from ..frames import require
 from ..game import get_game
 from . import summary as _summary
 from .backends import Dask, Pool, Serial, connect, cpu_count

@@ -2,7 +2,7 @@
 standalone page), and plotly charts.
 
 - :mod:`cardlab.view.movie`: positions → the JSON movie the front-end draws;
-- :mod:`cardlab.view.analysis`: the advisor's eval records and report in the movie (Evaluate);
+- :mod:`cardlab.view.evals`: the advisor's eval records and report in the movie (Evaluate);
 - :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
 - :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``):
   :func:`page_html` its text, :func:`write_page` the file;
@@ -12,7 +12,7 @@ standalone page), and plotly charts.
   that every cardlab front-end shares, into one module and one stylesheet.
 
 Importing this package is light: anywidget and plotly are imported only when the viewer or a
-chart is used; without them a :class:`cardlab.frames.MissingExtraError` names the pip
+chart is used; without them a :class:`cardlab.dataframes.MissingExtraError` names the pip
 command (``pip install 'cardlab[notebook]'``).
 
 >>> from cardlab.view import build_movie, page_html

@@ -19,7 +19,7 @@ And of a simulation's frames (``cardlab.simulate(...).hands`` and ``.games``), e
 - :func:`game_length` — how long games last, one run or several side by side.
 
 A ``hand`` argument counts from 1, as everywhere in cardlab (hand 1 is ``replay.hands[0]``).
-All numbers come from :mod:`cardlab.frames`, i.e. from replaying the log. plotly reads tags
+All numbers come from :mod:`cardlab.dataframes`, i.e. from replaying the log. plotly reads tags
 such as ``<b>``, ``<br>`` and ``<a href>`` in titles, legend names, tick labels and hover text,
 so every string from the file (seat names) goes in through :func:`label`: a seat called
 ``<b>Ann</b>`` shows as typed, not in bold.
@@ -30,9 +30,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import frames
+from .. import dataframes
+from ..dataframes import HandResult, hand_results_list, require
 from ..errors import CardlabError
-from ..frames import HandResult, hand_results_list, require
 from ..replay import LinePath, Replay, index_of_hand
 
 # Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars.
@@ -116,7 +116,7 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
 
     With ``hand`` (counted from 1) and ``path`` the variation's hand replaces the main
     line's. ``marker`` draws a vertical line at that x (the viewer moves it to the current
-    step). ``results`` may pass :func:`cardlab.frames.hand_results_list` already computed.
+    step). ``results`` may pass :func:`cardlab.dataframes.hand_results_list` already computed.
     """
     go = _go()
     xs, series, ticks = _series(replay, hand, path, results)
@@ -140,7 +140,7 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
 def score_components(replay: Replay) -> Any:
     """Points per hand and player, split into components (Bob's Hat: bids, hat, renege)."""
     go = _go()
-    df = frames.score_components(replay)
+    df = dataframes.score_components(replay)
     fig = go.Figure()
     colours = {"bids": "#1f5fbf", "hat": "#6b4b2a", "renege": "#999", "score": "#2ca02c"}
     for component in df["component"].unique():
@@ -158,7 +158,7 @@ def score_components(replay: Replay) -> Any:
 def bid_success(replay: Replay) -> Any:
     """The share of bids each player made (Bob's Hat: each bid of a hand on its own)."""
     go = _go()
-    df = frames.bid_results(replay)
+    df = dataframes.bid_results(replay)
     rates, texts = [], []
     for name in replay.seats:
         mine = df[df["seat"] == name]
@@ -177,7 +177,7 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
     the cards of each trick go to its winner."""
     go = _go()
     counts: dict[str, dict[str, int]] = {}
-    for row in frames.play_rows(replay, hand, path):
+    for row in dataframes.play_rows(replay, hand, path):
         winner = row.get("winner")
         if winner is None or "suit" not in row:
             continue
@@ -195,7 +195,7 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
 def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
     """Who holds Bob's Hat after each trick of hand ``hand`` (counted from 1)."""
     go = _go()
-    df = frames.tricks(replay, hand, path)
+    df = dataframes.tricks(replay, hand, path)
     xs = [0] + df["trick"].tolist()
     nobody = "(nobody)"
     ys = [nobody] + [label(h) if isinstance(h, str) else nobody
@@ -214,7 +214,7 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
     """Cards each player holds over the turns of the game, or of hand ``hand`` (counted from
     1; Whot; works for any game)."""
     go = _go()
-    df = frames.seat_steps(replay, hand, path)
+    df = dataframes.seat_steps(replay, hand, path)
     fig = go.Figure()
     for s, name in enumerate(replay.seats):
         mine = df[df["seat"] == name]

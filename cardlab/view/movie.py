@@ -49,8 +49,8 @@ from ..seatview import (
     visible_note,
     visible_variations,
 )
-from .analysis import decisions_data, eval_entry
-from .texts import (
+from .evals import decisions_data, eval_entry
+from .wording import (
     BADGES,
     RING,
     RING_4,

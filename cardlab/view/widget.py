@@ -33,8 +33,8 @@ from typing import Any
 
 from .. import explore as _explore
 from ..cursor import Cursor
+from ..dataframes import require
 from ..errors import CardlabError
-from ..frames import require
 from ..replay import LinePath, Replay, index_of_hand
 from .assets import VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty

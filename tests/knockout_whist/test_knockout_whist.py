@@ -346,7 +346,7 @@ def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
     """The hands table has the common columns and the game's own (its records.py), and each
     row says what the replay of the same game says (serially: a spawned worker would not
     know a game registered by a test)."""
-    from cardlab import frames
+    from cardlab import dataframes
     from cardlab.simulation import simulate
     from cardlab.simulation.schema import hands_columns
 
@@ -361,7 +361,7 @@ def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
         rows = hands[hands.game == g]
         games = result.games[result.games.game == g]
         assert list(games.total) == replay.totals
-        results = frames.hand_results_list(replay)
+        results = dataframes.hand_results_list(replay)
         assert len(rows) == 4 * len(results)
         for res, (_, hand) in zip(results, rows.groupby("hand", sort=True), strict=True):
             hand = hand.sort_values("seat_index")

@@ -261,7 +261,7 @@ def sheet_lines(scores: Iterable[tuple[int, list[int]]], game_over: bool
     """The rulebook's score sheet from each finished hand's ``(number, scores)``: the hand's
     ``"score"`` line, then from the second hand on a ``"sub-total"``, but after the last
     hand of a finished game the ``"total"``. The one rule of the sheet, for
-    :func:`sheet_rows` and for the viewer's (:func:`cardlab.view.texts.sheet_rows`).
+    :func:`sheet_rows` and for the viewer's (:func:`cardlab.view.wording.sheet_rows`).
 
     >>> sheet_lines([(1, [3, 1]), (2, [0, 2])], game_over=True)
     [(1, 'score', [3, 1]), (2, 'score', [0, 2]), (2, 'total', [3, 3])]

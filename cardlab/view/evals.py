@@ -30,7 +30,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .texts import MINUS, pretty
+from .wording import MINUS, pretty
 
 BEST, WORST = "▲", "▼"  # marks that say best and worst without colour
 BOTS = {"random": "random play", "heuristic": "the heuristic bot",

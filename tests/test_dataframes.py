@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import cardlab
-from cardlab import frames
+from cardlab import dataframes
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
 
@@ -37,7 +37,7 @@ def full_game() -> cardlab.Replay:
 
 
 def test_the_review_score_sheet_matches_the_review(review):
-    sheet = frames.score_sheet(review)
+    sheet = dataframes.score_sheet(review)
     assert list(sheet.columns) == SEATS
     assert list(sheet.index) == [(1, "score"), (2, "score"), (2, "sub-total")]
     assert sheet.loc[(1, "score")].tolist() == [-5, -5, -5, -15]
@@ -46,7 +46,7 @@ def test_the_review_score_sheet_matches_the_review(review):
 
 
 def test_a_finished_game_sheet_is_laid_out_like_the_sample_sheet(full_game):
-    rows = frames.sheet_rows(full_game)
+    rows = dataframes.sheet_rows(full_game)
     kinds = [kind for _, kind, _ in rows]
     # #1 score, #2 score, sub-total, #3 score, sub-total, ..., #10 score, total
     assert kinds == ["score", "score"] + ["sub-total", "score"] * 8 + ["total"]
@@ -81,17 +81,17 @@ def test_a_redealt_hand_is_one_line_of_the_sheet():
     table.play([make_bot("random", "bobs-hat", seed=s) for s in range(3)])
     replay = table.replay
     assert len(replay.hands) == 3  # hand 1 twice (the redeal), then hand 2
-    rows = frames.sheet_rows(replay)
+    rows = dataframes.sheet_rows(replay)
     assert [(n, kind) for n, kind, _ in rows] == [(1, "score"), (2, "score"), (2, "total")]
     first = [a + b for a, b in zip(replay.hands[0].scores, replay.hands[1].scores, strict=True)]
     assert rows[0][2] == first
-    components = frames.score_components(replay)
+    components = dataframes.score_components(replay)
     renege = components[(components["component"] == "renege") & (components["points"] != 0)]
     assert renege[["hand", "seat", "points"]].values.tolist() == [[1, replay.seats[seat], -15]]
 
 
 def test_plays_has_one_row_per_card_with_the_trick_facts(review):
-    plays = frames.plays(review)
+    plays = dataframes.plays(review)
     assert len(plays) == 4 * 5 + 4 * 6  # every card dealt is played once
     trick = plays[(plays["hand"] == 1) & (plays["trick"] == 4)]
     assert trick["card"].tolist() == ["red12", "red20", "black3", "red14"]
@@ -106,14 +106,14 @@ def test_plays_has_one_row_per_card_with_the_trick_facts(review):
 
 
 def test_plays_of_a_full_game_count_the_rulebook_deal_sizes(full_game):
-    plays = frames.plays(full_game)
+    plays = dataframes.plays(full_game)
     # hand k deals 4 + k cards to each of the 4 players, and every card is played
     assert len(plays) == sum(4 * (4 + k) for k in range(1, 11))
     assert (plays.groupby(["hand", "trick"])["won"].sum() == 1).all()
 
 
 def test_tricks_follow_the_hat_as_the_review_tells_it(review):
-    tricks = frames.tricks(review)
+    tricks = dataframes.tricks(review)
     first = tricks[tricks["hand"] == 1]
     assert first["winner"].tolist() == ["Tone", "Brad", "Remo", "Brad", "Brad"]
     assert first["hat_holder"].tolist() == ["Tone", "Brad", "Remo", "Brad", "Brad"]
@@ -126,7 +126,7 @@ def test_tricks_follow_the_hat_as_the_review_tells_it(review):
 
 
 def test_score_components_split_the_review_scores(review):
-    comp = frames.score_components(review)
+    comp = dataframes.score_components(review)
     table = comp.pivot_table(index=["hand", "seat"], columns="component", values="points")
     # hand 1: Brad misses most black (-5) and holds the -10 hat; hand 2: Kathrine makes
     # most red with six red cards (5 + 6) and holds the +10 hat
@@ -140,7 +140,7 @@ def test_score_components_split_the_review_scores(review):
 
 
 def test_bid_results_of_the_review(review):
-    bids = frames.bid_results(review)
+    bids = dataframes.bid_results(review)
     made = bids[bids["made"]]
     assert made[["hand", "seat", "bid"]].values.tolist() == [[2, "Kathrine", "most-red"]]
     assert len(bids) == 4 + 6  # one bid each in hand 1; Tone and Brad bid two in hand 2
@@ -150,8 +150,8 @@ def test_teds_game_bids_are_made_exactly():
     table = cardlab.new_game("teds-game", players=3, seed=8)
     table.play([make_bot("heuristic", "teds-game", seed=s) for s in range(3)])
     replay = table.replay
-    bids = frames.bid_results(replay)
-    results = frames.hand_results_list(replay)
+    bids = dataframes.bid_results(replay)
+    results = dataframes.hand_results_list(replay)
     assert len(bids) == 3 * len(replay.hands)
     for row in bids.itertuples():
         end = results[row.hand - 1].end
@@ -168,8 +168,8 @@ def test_teds_game_bids_are_made_exactly():
 
 
 def test_steps_carry_notes_in_either_language(review):
-    en = frames.steps(review, lang="en")
-    no = frames.steps(review, lang="no")
+    en = dataframes.steps(review, lang="en")
+    no = dataframes.steps(review, lang="no")
     assert len(en) == len(Cursor(review)) == 2 + 25 + 29
     assert en["note"].iloc[0].startswith("Brad deals five cards each")
     assert no["note"].iloc[0].startswith("Brad gir fem kort")
@@ -180,42 +180,42 @@ def test_steps_carry_notes_in_either_language(review):
 
 def test_positions_are_the_cursor_positions(review):
     cursor = Cursor(review)
-    walked = list(frames.positions(review))
+    walked = list(dataframes.positions(review))
     assert len(walked) == len(cursor)
     for i in (0, 1, 9, 26, 27, len(cursor) - 1):
         assert walked[i] == cursor.goto(i).position
-    seat_view = list(frames.positions(review, seat=3))
+    seat_view = list(dataframes.positions(review, seat=3))
     assert seat_view[20] == Cursor(review, seat=3).goto(20).position
 
 
 def test_seat_steps_count_cards_in_hand_for_whot():
     table = cardlab.new_game("whot", players=3, seed=5, rubber="single")
     table.play([make_bot("heuristic", "whot", seed=s) for s in range(3)])
-    df = frames.seat_steps(table.replay)
+    df = dataframes.seat_steps(table.replay)
     start = df[df["step"] == 0]
     assert start["held"].tolist() == [6, 6, 6]  # Whot deals six cards each
     end = df[df["step"] == df["step"].max()]
     assert 0 in end["held"].tolist()  # the winner played his last card
-    plays = frames.plays(table.replay)
+    plays = dataframes.plays(table.replay)
     assert (plays["action"].str.startswith("play ")).all()
     assert set(plays.columns) >= {"hand", "step", "seat", "card", "call_card"}
     assert (plays["card"] == plays["call_card"]).all()  # a played card becomes the call card
 
 
 def test_the_styled_sheet_highlights_the_current_hand(review):
-    styled = frames.styled_sheet(review, current=1).to_html()
+    styled = dataframes.styled_sheet(review, current=1).to_html()
     assert "#fff3b0" in styled
 
 
 def test_a_missing_extra_names_the_pip_command():
-    with pytest.raises(frames.MissingExtraError, match=r"pip install 'cardlab\[notebook\]'"):
-        frames.require("cardlab_no_such_module")
-    assert issubclass(frames.MissingExtraError, cardlab.CardlabError)
-    assert issubclass(frames.MissingExtraError, ImportError)
+    with pytest.raises(dataframes.MissingExtraError, match=r"pip install 'cardlab\[notebook\]'"):
+        dataframes.require("cardlab_no_such_module")
+    assert issubclass(dataframes.MissingExtraError, cardlab.CardlabError)
+    assert issubclass(dataframes.MissingExtraError, ImportError)
 
 
 def test_importing_cardlab_and_its_view_stays_light():
-    code = ("import sys, cardlab, cardlab.frames, cardlab.explore, cardlab.view, "
+    code = ("import sys, cardlab, cardlab.dataframes, cardlab.explore, cardlab.view, "
             "cardlab.view.charts\n"
             "print(sorted(m for m in ('pandas', 'plotly', 'ipywidgets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -246,20 +246,20 @@ def _with_variation(replay: cardlab.Replay) -> tuple[cardlab.Replay, tuple]:
 
 
 FRAME_FUNCTIONS = {
-    "walk": lambda r, h, p: list(frames.walk(r, h, p)),
-    "positions": lambda r, h, p: list(frames.positions(r, h, p)),
-    "hand_results_list": frames.hand_results_list,
-    "hand_results": frames.hand_results,
-    "sheet_rows": frames.sheet_rows,
-    "score_sheet": frames.score_sheet,
-    "styled_sheet": lambda r, h, p: frames.styled_sheet(r, 1, h, p).to_html(),
-    "score_components": lambda r, h, p: frames.score_components(r),
-    "bid_results": lambda r, h, p: frames.bid_results(r),
-    "play_rows": frames.play_rows,
-    "plays": frames.plays,
-    "tricks": frames.tricks,
-    "steps": lambda r, h, p: frames.steps(r, "en", h, p),
-    "seat_steps": frames.seat_steps,
+    "walk": lambda r, h, p: list(dataframes.walk(r, h, p)),
+    "positions": lambda r, h, p: list(dataframes.positions(r, h, p)),
+    "hand_results_list": dataframes.hand_results_list,
+    "hand_results": dataframes.hand_results,
+    "sheet_rows": dataframes.sheet_rows,
+    "score_sheet": dataframes.score_sheet,
+    "styled_sheet": lambda r, h, p: dataframes.styled_sheet(r, 1, h, p).to_html(),
+    "score_components": lambda r, h, p: dataframes.score_components(r),
+    "bid_results": lambda r, h, p: dataframes.bid_results(r),
+    "play_rows": dataframes.play_rows,
+    "plays": dataframes.plays,
+    "tricks": dataframes.tricks,
+    "steps": lambda r, h, p: dataframes.steps(r, "en", h, p),
+    "seat_steps": dataframes.seat_steps,
 }
 
 

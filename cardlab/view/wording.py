@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..frames import sheet_lines
+from ..dataframes import sheet_lines
 from ..game import State, get_game
 from ..replay import Replay
 
