@@ -150,9 +150,19 @@ class Rules:
         """
         return list(self.deck.codes)
 
-    def new_state(self) -> State:
-        """A fresh state at the start of a game, before the setup chance step."""
-        return self.state_class(self)
+    def new_state(self, names: Sequence[str] | None = None) -> State:
+        """A fresh state at the start of a game, before the setup chance step; with
+        ``names``, it calls the seats by them (a replay's seats) in what it says.
+
+        >>> import cardlab
+        >>> state = cardlab.get_game("whot").rules(players=2).new_state(["Ada", "Bo"])
+        >>> state.names
+        ['Ada', 'Bo']
+        """
+        state = self.state_class(self)
+        if names is not None:
+            state.names = list(names)
+        return state
 
     @property
     def game(self) -> Game:
@@ -179,6 +189,7 @@ class State:
     """
 
     rules: Rules
+    names: list[str]  # the seats' names, for the state's refusals ("seat 1"... by default)
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -549,8 +549,7 @@ def validate(replay: Replay, file: str | None = None, *, lenient: bool = False) 
     problem = seat_name_problem(replay.seats)
     if problem is not None:
         raise ReplayError(problem[1], file=file, path=f"$.seats[{problem[0]}]")
-    state = rules.new_state()
-    state.names = list(replay.seats)  # type: ignore[attr-defined]
+    state = rules.new_state(replay.seats)
     if state.chance_kind() == "setup":
         if replay.setup is None:
             raise ReplayError(f"{title} needs its setup record (see docs/replay-format.md)",

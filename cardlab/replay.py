@@ -467,8 +467,7 @@ class Replay:
 
     # -- replaying -----------------------------------------------------------------------
     def new_state(self) -> State:
-        state = self.rules.new_state()
-        state.names = list(self.seats)  # type: ignore[attr-defined]
+        state = self.rules.new_state(self.seats)
         if state.chance_kind() == "setup":
             state.apply_chance(self.setup)
         return state

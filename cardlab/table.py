@@ -40,8 +40,7 @@ class Table:
     def __init__(self, replay: Replay, auto_deal: bool = True) -> None:
         self.replay = replay
         self.auto_deal = auto_deal and replay.seed is not None
-        self.state = replay.rules.new_state()
-        self.state.names = list(replay.seats)  # type: ignore[attr-defined]
+        self.state = replay.rules.new_state(replay.seats)
         self._hand_totals = [0] * len(replay.seats)
         self._last: Action | Hand | None = None  # what ``note`` attaches to
         if self.state.chance_kind() == "setup" and replay.setup is None and \
