@@ -494,8 +494,15 @@ class HandsSampler(Sampler, Protocol):
     value), :meth:`draw_hands` gives just those, for the random playouts on bit masks
     (:mod:`cardlab.advisor.randomplay`)."""
 
-    template: Any  # the state every sample is a copy of, with other hands
-    others: list[int]  # the seats whose cards are drawn, in the order draw_hands gives them
+    @property
+    def template(self) -> State:
+        """The state every sample is a copy of, with other hands (and face-down value)."""
+        ...
+
+    @property
+    def others(self) -> list[int]:
+        """The seats whose cards are drawn, in the order :meth:`draw_hands` gives them."""
+        ...
 
     def plays_on_masks(self) -> bool:
         """True when a sample differs from the template only by what :meth:`draw_hands`
