@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...solvekernel import Search, add_fields
-from ..trick_taking.advice import open_masks
+from ..trick_taking.solving import open_masks
 from .advice import scored
 from .engine import DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
 

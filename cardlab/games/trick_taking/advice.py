@@ -98,28 +98,10 @@ def stopped_class(cls: type) -> type:
     return sub
 
 
-def open_masks(state: TrickTaking) -> tuple[list[int], list[int], list[int]]:
-    """The cards as the open-hand search (:class:`cardlab.solvekernel.Search`) reads them:
-    each card's suit, each suit's cards as a bit mask, and each seat's hand as a bit mask.
-
-    >>> import cardlab
-    >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
-    >>> suit_of, suit_mask, hands = open_masks(state)
-    >>> sum(suit_mask) == (1 << 52) - 1, [h.bit_count() for h in hands]
-    (True, [10, 10, 10])
-    """
-    suit_of = list(state.suit_of)
-    suit_mask = [0] * len(state.deck.suits)
-    for card, suit in enumerate(suit_of):
-        suit_mask[suit] |= 1 << card
-    hands = [sum(1 << card for suit in held for card in suit) for held in state.hands]
-    return suit_of, suit_mask, hands
-
-
 def play_outcome(score: Callable[[Any, int], tuple[int, dict[str, float]]]) -> Outcome:
     """The :class:`~cardlab.game.Outcome` of a trick game whose ``score(end_of_play, seat)``
     scores a hand whose play is over on a :func:`stopped_class` state."""
     return Outcome(score=score, stopped=stopped_class)
 
 
-__all__ = ["TrickGame", "open_masks", "play_outcome", "stopped_class"]
+__all__ = ["TrickGame", "play_outcome", "stopped_class"]
