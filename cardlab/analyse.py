@@ -96,7 +96,7 @@ def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed
         raise OptionError(f"seed is a whole number, not {brief(seed)}")
     if bot not in EVAL_BOTS:
         raise OptionError(f"the bot is one of {', '.join(EVAL_BOTS)}, not {brief(bot)}")
-    if bot == "exact" and replay.game not in ("bobs-hat", "teds-game"):
+    if bot == "exact" and not replay.rules.game.game_type.exact_solver:
         raise OptionError(f"the exact bot plays the trick-taking games, not {replay.game}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):

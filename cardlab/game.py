@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from .cards import Deck
 from .errors import (
@@ -36,6 +36,9 @@ from .errors import (
     brief,
 )
 from .records import Records
+
+if TYPE_CHECKING:
+    from .solvekernel import Search
 
 JSON = Any
 
@@ -322,6 +325,25 @@ class State:
         ``seat`` now (every text the hidden action could have been; for tests)."""
         return []
 
+    @classmethod
+    def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
+                    public: dict[str, Any]) -> State:
+        """A state at the start of the hand that ``position`` (a :meth:`snapshot`, whole or
+        as one seat sees it) shows: just after its deal, before its first action, the seat
+        ``s`` dealt ``hands[s]`` (cards as ints). What came before the hand is taken from
+        ``position`` and ``public`` (:attr:`SeatView.public`): the score sheet, the deal's
+        place in the game, the facts of earlier hands. A game builds it inside its own state
+        class, by its own rules (the dealer passes as the rules say); the advisor's samplers
+        make their states with it, never by writing a state's fields from outside.
+
+        >>> import cardlab
+        >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
+        >>> again = type(state).at_position(state.rules, state.snapshot(1), state.dealt_hands, {})
+        >>> again.snapshot() == state.snapshot()
+        True
+        """
+        raise NotImplementedError
+
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the current hand with uniformly random legal actions.
 
@@ -378,8 +400,10 @@ class GameType:
     ``hand_word`` is what one entry of ``replay.hands`` is called (a Whot rubber is played in
     games), ``whole_word`` what all of them together are; ``tricks`` says that a hand is
     played in tricks (following suit, trumps: the trick exercises); ``exact_solver`` that the
-    open-hand solver (:mod:`cardlab.advisor.solver`) plays it. Whether the lowest total
-    wins is the rules' :attr:`Rules.low_score_wins`.
+    open-hand solver (:mod:`cardlab.advisor.solver`) plays it (:meth:`Game.solver_search`);
+    ``bids_tricks`` that each seat bids how many tricks it will take, so that the bidding lab
+    (:mod:`cardlab.advisor.bidding`) weighs its bids (:meth:`Game.trick_bid`). Whether the
+    lowest total wins is the rules' :attr:`Rules.low_score_wins`.
 
     >>> import cardlab
     >>> kind = cardlab.get_game("whot").game_type
@@ -410,16 +434,107 @@ class GameType:
     # The words a deal's "trump" takes, when the deal names the trump rather than turning a
     # card up (Bob's Hat's four trump cards; the last means no trump).
     trump_words: tuple[str, ...] = ()
+    bids_tricks: bool = False
 
 
 Bot = Callable[["State", int], int]
 """A bot: ``bot(state, seat) -> action``, an int among ``state.legal_actions()``."""
 
+
+class RolloutBot(Protocol):
+    """A bot that reads its random numbers from ``rng.random()`` only, so that the advisor's
+    rollouts can hand it each sample's own numbers (``rng``: anything with a ``random()``):
+    every action is then played out on the same numbers. A game's heuristic bot is one.
+    """
+
+    rng: Any
+
+    def __call__(self, state: State, seat: int) -> int:
+        ...
+
+
+@runtime_checkable
+class CardPlayer(RolloutBot, Protocol):
+    """A trick game's :class:`RolloutBot` whose card play can be called on its own:
+    ``play_card(state, seat, legal)`` (``legal``: the state's legal cards) chooses the card
+    that calling the bot would, without its dispatch on the phase. The advisor's fast
+    rollouts (:class:`Outcome`) call it at every card."""
+
+    def play_card(self, state: Any, seat: int, legal: list[int]) -> int:
+        ...
+
+
 Figures = Callable[["State", int, "State"], dict[str, float]]
 """The advisor's figures of a sample: ``figures(end_of_hand, seat, start) -> {name: value}``."""
 
-Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
-"""A trick game's fast outcome: ``outcome(end_of_play, seat) -> (hand score, figures)``."""
+Scored = tuple[int, dict[str, float]]
+"""A seat's hand score and the advisor's figures with it (as :data:`Figures` gives them)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """A trick game's fast path for the advisor's rollouts in the play of a hand: the playout
+    runs on a state of class ``stopped(type(sample))``, whose end of play scores nothing, and
+    ``score(end_of_play, seat)`` then scores the hand once, for the seat's hand score and its
+    figures both: the numbers the engine's end of hand and :meth:`Game.figures` give.
+
+    >>> import cardlab
+    >>> outcome = cardlab.get_game("teds-game").outcome()
+    >>> outcome.stopped(cardlab.get_game("teds-game").rules_class.state_class).__name__
+    'TedsGameStateAtEndOfPlay'
+    """
+
+    score: Callable[[Any, int], Scored]
+    stopped: Callable[[type], type]
+
+
+class Sampler(Protocol):
+    """Draws whole states consistent with one :class:`SeatView`."""
+
+    def sample(self, rng: random.Random) -> State:
+        """A full engine State at this step, drawn uniformly among the hidden-card layouts
+        consistent with the view. Any hidden action (a face-down hat value, a secret bid)
+        is drawn too (documented). The State is a fresh object the caller may mutate."""
+        ...
+
+
+@runtime_checkable
+class HandsSampler(Sampler, Protocol):
+    """A :class:`Sampler` of a trick game that can draw the other hands alone: where a sample
+    differs from ``template`` only by the cards of the seats ``others`` (and a face-down
+    value), :meth:`draw_hands` gives just those, for the random playouts on bit masks
+    (:mod:`cardlab.advisor.randomplay`)."""
+
+    @property
+    def template(self) -> State:
+        """The state every sample is a copy of, with other hands (and face-down value)."""
+        ...
+
+    @property
+    def others(self) -> list[int]:
+        """The seats whose cards are drawn, in the order :meth:`draw_hands` gives them."""
+        ...
+
+    def plays_on_masks(self) -> bool:
+        """True when a sample differs from the template only by what :meth:`draw_hands`
+        draws (the play phase, with no hidden decision left to draw)."""
+        ...
+
+    def draw_hands(self, rng: random.Random) -> tuple[list[list[int]], int]:
+        """The cards of each of :attr:`others` and the face-down value (0: none) of one
+        sample, reading ``rng`` as :meth:`Sampler.sample` does."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True)
+class TrickBid:
+    """A seat's decision on how many tricks it will take (Oh Hell's family of games), as the
+    bidding lab (:mod:`cardlab.advisor.bidding`) reads it: bids run from 0 to ``tricks``."""
+
+    tricks: int  # the tricks of the hand (the cards dealt to each)
+    offered: dict[int, str]  # each bid the seat may make -> its action text, legal order
+    forbidden: int | None  # a bid the rules forbid the seat here (Ted's Game's hook), or None
+
 
 CardFace = list[Any]
 """How a card is drawn and named: ``[rank, mark, colour, hat, name]`` (see
@@ -441,16 +556,6 @@ class SeatView:
     position: dict[str, Any]  # cardlab.seatview.seat_position(state, seat)
     actions: tuple[tuple[int, str], ...]  # this hand's actions so far, as `seat` reads them
     public: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
-class Sampler(Protocol):
-    """Draws whole states consistent with one :class:`SeatView`."""
-
-    def sample(self, rng: random.Random) -> State:
-        """A full engine State at this step, drawn uniformly among the hidden-card layouts
-        consistent with the view. Any hidden action (a face-down hat value, a secret bid)
-        is drawn too (documented). The State is a fresh object the caller may mutate."""
-        ...
 
 
 class Game:
@@ -491,7 +596,7 @@ class Game:
         return f"<game {self.name}: {self.title}>"
 
     # -- bots and faces ----------------------------------------------------------------------
-    def heuristic_bot(self, seed: int | str) -> Bot:
+    def heuristic_bot(self, seed: int | str) -> RolloutBot:
         """The game's heuristic bot, seeded (:func:`cardlab.bots.make_bot`)."""
         raise OptionError(f"there is no heuristic bot for {self.name} yet")
 
@@ -514,8 +619,8 @@ class Game:
         return {}
 
     def outcome(self) -> Outcome | None:
-        """A fresh fast-path outcome hook for one evaluation, or None (the figures hook and
-        the engine's score are used)."""
+        """A fresh fast-path outcome hook for one evaluation (each with its own memo, if it
+        keeps one), or None (the figures hook and the engine's score are used)."""
         return None
 
     # -- simulations ---------------------------------------------------------------------------
@@ -524,6 +629,34 @@ class Game:
         table and the recorder that reads them off the engine (:mod:`cardlab.records`)."""
         raise CardlabError(f"{self.name} declares no simulation records, so it cannot be "
                            "simulated")
+
+    # -- the exact solver (game_type.exact_solver) -------------------------------------------
+    def solver_search(self, state: State, seat: int, bounded: bool) -> Search:
+        """The open-hand search (:class:`cardlab.solvekernel.Search`) of ``state``, in the
+        play of a hand, for ``seat``: the cards, the trump, the summary of the cards taken
+        that the seat's score depends on and the leaf that scores it by the game's own
+        scoring; with ``bounded``, the game's bounds for pruning too. A search whose summary
+        can change nothing (``key_mask`` 0, no hat that matters) scores ``leaf(0, 0)``."""
+        raise CardlabError(f"the exact solver does not play {self.title}")
+
+    def summary_outcomes(self, state: State, seat: int, value: int, keys: set[int]
+                         ) -> dict[int, Scored]:
+        """The seat's hand score and figures for each final key of the random walks down
+        :meth:`solver_search`'s search from ``state`` (:meth:`~cardlab.solvekernel.Search.
+        random_walk`), ``value`` the sample's face-down value (:meth:`HandsSampler.
+        draw_hands`): by the game's own scoring, once per key."""
+        raise CardlabError(f"the exact solver does not play {self.title}")
+
+    # -- the bidding lab (game_type.bids_tricks) ---------------------------------------------
+    def trick_bid(self, state: State) -> TrickBid | None:
+        """At a decision where the seat to act bids how many tricks it will take, what it may
+        bid; None anywhere else."""
+        return None
+
+    def bid_score(self, bid: int, taken: int, tricks: int) -> int:
+        """The hand score of a seat that bid ``bid`` tricks and took ``taken`` of the hand's
+        ``tricks``, by the game's own scoring."""
+        raise CardlabError(f"the players of {self.title} do not bid a number of tricks")
 
 
 # The registry, kept by the functions below: each game's package registers its Game as it

@@ -266,7 +266,7 @@ def test_the_run_engine_is_seeded_by_its_argument():
 @pytest.mark.parametrize("options", cardlab.get_game("bobs-hat").rules_class
                          .conformance_option_sets())
 def test_bobs_hat_figures_agree_with_the_engines_score_parts(options):
-    from cardlab.games.trick_taking.sampler import bobs_hat_figures
+    from cardlab.games.bobs_hat.advice import figures as bobs_hat_figures
 
     for seed in range(15):
         table = cardlab.new_game("bobs-hat", seed=seed, **options)
@@ -288,10 +288,10 @@ def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
     """The fast path's outcome (play stopped at its end, scored once by the game's scoring
     function) equals the engine's own end of hand: the sheet's row and the figures hook."""
     from cardlab.advisor.sample import figures_for, outcome_for
-    from cardlab.games.trick_taking.sampler import stopped_class
     from cardlab.kernel import play_cards
 
     figures, outcome = figures_for(game), outcome_for(game)
+    assert outcome is not None
     checked = 0
     for options in cardlab.get_game(game).rules_class.conformance_option_sets():
         for seed in range(12):
@@ -308,11 +308,11 @@ def test_the_outcome_hooks_score_as_the_engines_end_of_hand(game):
             engine = state.clone()
             engine.random_playout(iter(numbers).__next__)
             fast = state.clone()
-            fast.__class__ = stopped_class(type(state))
+            fast.__class__ = outcome.stopped(type(state))
             play_cards(fast, -1, iter(numbers).__next__)
             assert fast.turn == -1 and fast.history == engine.history
             for seat in range(state.rules.players):
-                value, figs = outcome(fast, seat)
+                value, figs = outcome.score(fast, seat)
                 assert value == evaluate_mod._hand_score(engine, seat, start)
                 assert figs == figures(engine, seat, start)
                 checked += 1

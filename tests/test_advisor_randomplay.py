@@ -19,9 +19,11 @@ import cardlab
 from cardlab import solvekernel
 from cardlab.advisor import evaluate
 from cardlab.advisor.sample import figures_for, sampler_for, seat_view
-from cardlab.advisor.solver import BOBS_FIELD, playout_search, summary_taken
+from cardlab.advisor.solver import playout_search
 from cardlab.bots import make_bot
-from cardlab.games.trick_taking.sampler import TrickSampler, stopped_class
+from cardlab.games.bobs_hat.solving import FIELD, summary_taken
+from cardlab.games.trick_taking.advice import stopped_class
+from cardlab.games.trick_taking.sampler import TrickSampler
 from cardlab.kernel import play_cards
 
 evaluate_mod = importlib.import_module("cardlab.advisor.evaluate")
@@ -77,7 +79,7 @@ class Spy:
 
         def spied(sampler: TrickSampler, *args, **kwargs):
             self.seen["fast"] += 1
-            self.seen["hat hidden"] += sampler.hat_hidden
+            self.seen["hat hidden"] += sampler.face_down >= 0
             self.seen["voids"] += sampler.drawer.constrained
             self.seen["mid-trick"] += bool(sampler.template.trick)
             return real(sampler, *args, **kwargs)
@@ -164,7 +166,7 @@ def test_the_draw_of_the_hands_is_the_samples_own():
                         assert hat == getattr(sample, "hat_value", 0)
                         assert one.random() == two.random()  # read alike, to the number
                         checked += 1
-                        hats[hidden] += sampler.hat_hidden
+                        hats[hidden] += sampler.face_down >= 0
     assert checked > 400 and hats["bot"] > 20 and hats["uniform"] > 20
 
 
@@ -227,7 +229,7 @@ def test_each_walk_plays_the_engines_cards(game):
                     assert key >> 1 == end.tricks_won[seat]
                 else:  # what the seat's bids read of the cards taken after the start
                     base, taken = state.taken(), end.taken()
-                    summary = sum((taken[s][c] - base[s][c]) << (BOBS_FIELD * (3 * s + c))
+                    summary = sum((taken[s][c] - base[s][c]) << (FIELD * (3 * s + c))
                                   for s in range(state.nseats) for c in range(3))
                     assert key >> 1 == summary & search.key_mask
                     key_masks.add(search.key_mask)

@@ -135,6 +135,48 @@ def test_every_sample_is_consistent_with_the_view(game, options, seed):
             assert len(seen_layouts) > 1 or sum(true.hand_counts()) - len(own) <= 1
 
 
+@pytest.mark.parametrize(("game", "options", "seed"), CASES,
+                         ids=[f"{g}-{i}" for i, (g, _, _) in enumerate(CASES)])
+def test_a_game_builds_its_state_at_a_position(game, options, seed):
+    """State.at_position, the game's own (the sampler's template is made with it): from the
+    whole position, the true deal and the public facts, with the hand's actions replayed,
+    it is the true state again, at every hand (the dealer passed by the game's rules)."""
+    table, _hand, actions = random_position(game, options, seed)
+    true = table.state
+    rules = true.rules
+    rebuilt = rules.state_class.at_position(rules, true.snapshot(), true.dealt_hands,
+                                            rules.game.seat_public(true))
+    for _actor, text in actions:
+        rebuilt.act(text)
+    assert rebuilt.snapshot() == true.snapshot()
+    assert rebuilt.legal_texts() == true.legal_texts()
+    assert rebuilt.hand_scores() == true.hand_scores() and rebuilt.totals() == true.totals()
+    assert rules.game.seat_public(rebuilt) == rules.game.seat_public(true)
+
+
+def test_the_sampler_and_the_advisor_import_no_game():
+    """The advisor, the analysis and the trick games' shared sampler reach a game through
+    the contract (cardlab.game) only: none of them imports a game's own package."""
+    import ast
+    from pathlib import Path
+
+    root = Path(cardlab.__file__).parent
+    games = {type(game).__module__.split(".")[2] for game in cardlab.list_games().values()}
+    assert {"bobs_hat", "teds_game", "whot"} <= games
+    files = [*sorted((root / "advisor").glob("*.py")), root / "analyse.py",
+             *sorted((root / "games" / "trick_taking").glob("*.py"))]
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                assert not games & set(name.split(".")), (path.name, name)
+
+
 def swap_pairs(state, seat: int):
     """Pairs (a, x, b, y): seat a's card x and seat b's card y may change places without
     breaking a void either showed (both unseen by ``seat``, of different seats)."""

@@ -1,4 +1,5 @@
-"""The bidding lab for Ted's Game: what each bid is worth to a seat at its bidding decision.
+"""The bidding lab: what each bid is worth to a seat at its bidding decision, in a game where
+each seat bids how many tricks it will take (``game_type.bids_tricks``: Ted's Game).
 
 For a hand and a seat, at the position where that seat bids (the main line up to its bid),
 :func:`bidding_lab` draws ``rollouts`` deals of the cards the seat cannot see (the advisor's
@@ -9,14 +10,20 @@ For each bid it reports:
 - the distribution of the tricks the seat takes after that bid (the bid changes the play:
   the bot plays to make it, and the later bidders see it), ``tricks[t]`` for ``t`` from 0 to
   the cards dealt;
-- the expected hand score under the game's scoring (the engine's
-  :func:`cardlab.games.teds_game.score`, 10 + bid² for an exact bid, 10 + the cards dealt for
-  an exact zero, minus the miss cubed): it equals ``sum(tricks[t] * score(bid, t))``, as both
-  come from the same playouts;
+- the expected hand score under the game's scoring (:meth:`cardlab.game.Game.bid_score`;
+  Ted's Game's :func:`~cardlab.games.teds_game.engine.score`: 10 + bid² for an exact bid,
+  10 + the cards dealt for an exact zero, minus the miss cubed): it equals
+  ``sum(tricks[t] * score(bid, t))``, as both come from the same playouts;
 - the chance of making the bid exactly.
 
-The hook: at the dealer's decision the bid that would make the bids add up to the tricks is
-forbidden. It is listed, marked ``forbidden``, and not offered: it has no values.
+The rules may forbid a bid (Ted's Game's hook: at the dealer's decision the bid that would
+make the bids add up to the tricks). It is listed, marked ``forbidden``, and not offered: it
+has no values.
+
+The lab reads the game through its contract only (:meth:`cardlab.game.Game.trick_bid` and
+:meth:`~cardlab.game.Game.bid_score`), so it serves any game of Oh Hell's family; it lives in
+the advisor, not in a game's package, because it is made of the advisor's rollouts, and a
+game's package does not import the advisor.
 
 >>> import cardlab
 >>> table = cardlab.new_game("teds-game", players=3, seed=4, start_size=3)
@@ -38,7 +45,8 @@ import dataclasses
 from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
-from ..games.teds_game.engine import BID, PHASE_BID, TedsGameState, score
+from ..game import State, TrickBid, get_game, list_games
+from ..kernel import TrickTable
 from ..loader import check_rollouts
 from ..replay import Replay
 from .evaluate import BOTS, run
@@ -50,7 +58,7 @@ class BidOutcome:
     """One bid at the seat's decision; ``None`` values for the forbidden bid (not offered)."""
 
     bid: int
-    offered: bool           # False only for the dealer's forbidden bid (the hook)
+    offered: bool           # False only for a bid the rules forbid (Ted's Game's hook)
     mean: float | None      # the expected hand score after this bid
     stderr: float | None    # its standard error
     tricks: tuple[float, ...] | None  # chance of taking t tricks, t = 0 .. cards dealt
@@ -59,8 +67,9 @@ class BidOutcome:
 
 @dataclasses.dataclass(frozen=True)
 class BiddingLab:
-    """What every bid is worth at one seat's bidding decision of a Ted's Game hand."""
+    """What every bid is worth at one seat's bidding decision of a hand."""
 
+    game: str          # the game's name
     hand: int          # counted from 1
     index: int         # actions of the hand made before the decision
     seat: int          # 0-based
@@ -68,7 +77,7 @@ class BiddingLab:
     rollouts: int
     seed: int
     bot: str
-    forbidden: int | None  # the dealer's forbidden bid, or None
+    forbidden: int | None  # the bid the rules forbid the seat (the hook), or None
     bids: tuple[BidOutcome, ...]  # every bid from 0 to ``dealt``, the forbidden one marked
 
     def outcome(self, bid: int) -> BidOutcome:
@@ -79,9 +88,10 @@ class BiddingLab:
 
     def scores(self, bid: int) -> tuple[int, ...]:
         """The hand score of ``bid`` for each number of tricks taken, by the game's scoring
-        (:func:`cardlab.games.teds_game.score`)."""
+        (:meth:`cardlab.game.Game.bid_score`)."""
         self.outcome(bid)
-        return tuple(score(bid, taken, self.dealt) for taken in range(self.dealt + 1))
+        game = get_game(self.game)
+        return tuple(game.bid_score(bid, taken, self.dealt) for taken in range(self.dealt + 1))
 
     def best(self) -> int:
         """The offered bid with the highest expected score (the lowest of equals)."""
@@ -102,27 +112,29 @@ class BiddingLab:
 
 
 def _decision(replay: Replay, hand: int, seat: int | str | None
-              ) -> tuple[TedsGameState, int, int, list[tuple[int, str]]]:
-    """The state before ``seat``'s bid in hand ``hand`` (main line), its index, the seat and
-    the hand's actions before it."""
+              ) -> tuple[State, int, int, list[tuple[int, str]], TrickBid]:
+    """The state before ``seat``'s bid in hand ``hand`` (main line), its index, the seat,
+    the hand's actions before it and what the seat may bid."""
     from ..cursor import Cursor
 
-    if replay.game != "teds-game":
-        raise OptionError(f"the bidding lab is for Ted's Game, not {replay.game}")
+    game = replay.rules.game
+    if not game.game_type.bids_tricks:
+        games = " or ".join(g.title for g in list_games().values() if g.game_type.bids_tricks)
+        raise OptionError(f"the bidding lab is for {games}, not {replay.game}")
     cursor = Cursor(replay, hand=hand)  # checks the hand (from 1)
     line = cursor.line
     wanted = None if seat is None else replay.seat_index(seat)
     first = cursor.find(hand, 0)
     for index in range(len(line) + 1):
         state = cursor.goto(first + index).state
-        assert isinstance(state, TedsGameState)
-        if state.phase != PHASE_BID:
+        decision = game.trick_bid(state)
+        if decision is None:  # the bidding is over
             break
         to_act = state.to_act()
         bids_here = index == len(line) or line[index].seat == replay.seats[to_act]
         if bids_here and (wanted is None or to_act == wanted):
             actions = [(replay.seats.index(a.seat), a.act) for a in line[:index]]
-            return state.clone(), index, to_act, actions  # type: ignore[return-value]
+            return state.clone(), index, to_act, actions, decision
     who = "any seat" if wanted is None else replay.seats[wanted]
     raise CardlabError(f"hand {hand} has no bidding decision of {who} on its main line"
                        + (" (it has bid already, or the line ends before its turn)"
@@ -141,14 +153,14 @@ def bidding_lab(replay: Replay, hand: int, seat: int | str | None = None,
         raise OptionError(f"seed is a whole number, not {brief(seed)}")
     if bot not in BOTS:
         raise OptionError(f"the bot is one of {', '.join(BOTS)}, not {brief(bot)}")
-    state, index, who, actions = _decision(replay, hand, seat)
-    dealt = state.hand_size_now()
-    forbidden = state.forbidden_bid()
-    texts = state.legal_texts()
-    offered = {state.parse_action(text) - BID: text for text in texts}
+    state, index, who, actions, decision = _decision(replay, hand, seat)
+    dealt = decision.tricks
+    offered = decision.offered
+    texts = list(offered.values())
     counts = range(dealt + 1)
 
-    def figures(end: Any, seat: int, start: Any) -> dict[str, float]:
+    def figures(end: State, seat: int, start: State) -> dict[str, float]:
+        assert isinstance(end, TrickTable)  # a game whose bids are tricks plays tricks
         taken = end.tricks_won[seat]
         return {f"tricks {t}": 1.0 if t == taken else 0.0 for t in counts}
 
@@ -164,8 +176,8 @@ def bidding_lab(replay: Replay, hand: int, seat: int | str | None = None,
         tricks = tuple(estimate.figures[f"tricks {t}"] for t in counts)
         bids.append(BidOutcome(bid, True, estimate.mean, estimate.stderr, tricks,
                                tricks[bid]))
-    return BiddingLab(hand=hand, index=index, seat=who, dealt=dealt, rollouts=rollouts,
-                      seed=seed, bot=bot, forbidden=None if forbidden < 0 else forbidden,
+    return BiddingLab(game=replay.game, hand=hand, index=index, seat=who, dealt=dealt,
+                      rollouts=rollouts, seed=seed, bot=bot, forbidden=decision.forbidden,
                       bids=tuple(bids))
 
 

@@ -28,7 +28,7 @@ from ``seed``: the same call gives the same numbers.
   masks down the exact solver's search, each final summary scored once by the game's own
   scoring (:mod:`cardlab.advisor.randomplay`, ``docs/advisor.md``). With the heuristic bot
   the playouts stop at the end of play and the game's own scoring function scores the hand
-  once for the value and the figures (``outcome_for``); one sample's playouts run in a
+  once for the value and the figures (``Game.outcome``); one sample's playouts run in a
   compiled loop (``cardlab.solvekernel.play_actions``). Either way the numbers are those of
   the plain path, exactly.
 
@@ -55,19 +55,16 @@ from typing import Any
 from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, brief
-from ..game import State
-from ..games.trick_taking.sampler import TrickSampler
-from ..kernel import PLAY
+from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
+from ..kernel import PLAY, TrickTable
 from ..loader import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from .randomplay import random_sums
-from .sample import figures_for, outcome_for, sampler_for, seat_view
-
-Outcome = Callable[[Any, int], tuple[int, dict[str, float]]]
+from .sample import sampler_for, seat_view
+from .solver import solvable
 
 BOTS = ("random", "heuristic", "exact")
-TRICK_GAMES = ("bobs-hat", "teds-game")
 # The "exact" bot hands over to the open-hand solver once every hand holds at most this
 # many cards: small enough that a solve per card played stays cheap inside a rollout.
 EXACT_CARDS = 3
@@ -132,13 +129,14 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     _check_options(rollouts, bot, seed)
     state, line, to_act, names = _position(replay, hand, index, path)
     chosen = _seat(replay, seat, to_act, hand, index)
-    game = replay.game
-    if bot == "exact" and game not in TRICK_GAMES:
-        raise OptionError(f"the exact bot plays the trick-taking games, not {game}")
-    figures = figures_for(game)
+    game = replay.rules.game
+    solver = game.game_type.exact_solver
+    if bot == "exact" and not solver:
+        raise OptionError(f"the exact bot plays the trick-taking games, not {game.name}")
+    figures = game.figures
     low = bool(replay.rules.low_score_wins)
     texts = state.legal_texts()
-    if open_hands and game in TRICK_GAMES and getattr(state, "phase", "") == "play":
+    if open_hands and solvable(state):
         values = _solved(state, chosen, texts, figures)
         return Evaluation(seat=chosen, hand=hand, index=index, rollouts=1, seed=seed,
                           bot=bot, exact=True, values=values, seat_name=names[chosen],
@@ -149,9 +147,10 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     else:
         actions = [(names.index(a.seat), a.act) for a in line[:index]]
         sampler = sampler_for(seat_view(state, chosen, actions))
-        if bot == "random" and isinstance(sampler, TrickSampler) and sampler.plays_on_masks():
-            # random playouts on bit masks, no state per sample: the same numbers
-            # (cardlab.advisor.randomplay)
+        if bot == "random" and solver and isinstance(sampler, HandsSampler) \
+                and sampler.plays_on_masks():
+            # random playouts on bit masks down the solver's search, no state per sample:
+            # the same numbers (cardlab.advisor.randomplay)
             sums = random_sums(sampler, chosen, texts, rollouts, seed,
                                _numbers_needed(sampler.template))
             return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts,
@@ -159,7 +158,7 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
                               values=_estimates(texts, rollouts, *sums),
                               seat_name=names[chosen], low_score_wins=low)
         draw = sampler.sample
-    values = run(draw, chosen, texts, rollouts, seed, bot, game, figures, outcome_for(game))
+    values = run(draw, chosen, texts, rollouts, seed, bot, game.name, figures, game.outcome())
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
                       bot=bot, exact=False, values=values, seat_name=names[chosen],
                       low_score_wins=low)
@@ -201,15 +200,14 @@ def _seat(replay: Replay, seat: str | int | None, to_act: int, hand: int, index:
 
 
 def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
-        rollouts: int, seed: int, bot: str, game: str,
-        figures: Callable[[State, int, State], dict[str, float]],
+        rollouts: int, seed: int, bot: str, game: str, figures: Figures,
         outcome: Outcome | None = None) -> dict[str, Estimate]:
     """The estimates of ``texts`` over ``rollouts`` states drawn by ``draw``: the engine of
     :func:`evaluate`, for callers that draw their own states (the bidding lab).
 
     One generator, seeded by ``seed``, draws sample after sample and, for each, the random
     numbers its playouts read: the same numbers for every action (common random numbers).
-    ``outcome`` (a trick game's ``(end, seat) -> (hand score, figures)``, the same as
+    ``outcome`` (a trick game's :class:`~cardlab.game.Outcome`, whose figures are those
     ``figures`` gives) is the fast path for samples in the play phase with the random or
     heuristic bot: the playout stops at the end of play and the hand is scored once.
     """
@@ -223,31 +221,31 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     actions: list[int] | None = None
     spare = random.Random(seed)  # numbers past a sample's own (a long Whot hand): shared
     spare_rand = spare.random
-    stopped = _stopped(bot, game) if outcome is not None else None
-    choose, reader = _card_play(bot, game) if stopped is not None else (None, None)
+    fast = outcome if bot != "exact" else None  # the exact bot plays on past the play
+    choose, reader = _card_play(bot, game) if fast is not None else (None, None)
     pristine: Any = None
     for _ in range(rollouts):
         start = draw(master)
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
-        if (stopped is not None and outcome is not None
-                and getattr(start, "phase", None) is PLAY):
+        if fast is not None and getattr(start, "phase", None) is PLAY:
             # The play only is left: the playouts stop at the end of play and the outcome
             # hook scores the hand once for the value and the figures (the same numbers as
             # the engine's end of hand: tests/test_advisor_evaluate.py). In the play phase
             # of a stopped state only the compiled table changes (the cards; the end of
             # play scores nothing), so one clone per sample serves every action: the table
             # is copied back from the start before each (a compiled loop).
-            start.__class__ = stopped(type(start))  # type: ignore[misc]
+            start.__class__ = fast.stopped(type(start))  # type: ignore[misc]
+            assert isinstance(start, TrickTable)  # the play phase is the kernel's
             # the start's table kept aside (one holder for the run: only the table is read
             # from it), the sample itself played on
             if pristine is None:
                 pristine = start.clone()
             else:
-                start.copy_table_into(pristine)  # type: ignore[attr-defined]
+                start.copy_table_into(pristine)
             play_actions(pristine, start, actions, numbers, spare_rand, seat,
-                         outcome, choose, reader, sums, squares, fig_sums, fig_counts)
+                         fast.score, choose, reader, sums, squares, fig_sums, fig_counts)
             continue
         for i, action in enumerate(actions):
             state = start.clone()
@@ -281,26 +279,17 @@ def _estimates(texts: Sequence[str], rollouts: int, sums: list[float], squares: 
 def _card_play(bot: str, game: str
                ) -> tuple[Callable[[Any, int, list[int]], int] | None, Any]:
     """The fast path's card play: None for random cards, else the heuristic bot's
-    ``play_card`` (called straight, not through the bot's dispatch on the phase) and the
-    stand-in generator it reads."""
+    ``play_card`` (:class:`~cardlab.game.CardPlayer`: called straight, not through the
+    bot's dispatch on the phase) and the stand-in generator it reads."""
     if bot == "random":
         return None, None
-    from ..bots import make_bot
-
-    heuristic = make_bot("heuristic", game, 0)
+    heuristic = get_game(game).heuristic_bot(0)
+    if not isinstance(heuristic, CardPlayer):
+        raise TypeError(f"{game} has an outcome hook, so its heuristic bot plays a card with "
+                        "play_card(state, seat, legal)")
     reader = _Numbers()
-    heuristic.rng = reader  # type: ignore[attr-defined]
-    return heuristic.play_card, reader  # type: ignore[attr-defined]
-
-
-def _stopped(bot: str, game: str) -> Callable[[type], type] | None:
-    """For the outcome hooks' fast path (random and heuristic bots, trick games): the state
-    class whose end of play scores nothing."""
-    if bot == "exact" or game not in TRICK_GAMES:
-        return None
-    from ..games.trick_taking.sampler import stopped_class
-
-    return stopped_class
+    heuristic.rng = reader
+    return heuristic.play_card, reader
 
 
 def _numbers_needed(state: State) -> int:
@@ -340,11 +329,9 @@ def _playout(bot: str, game: str, seat: int
             state.random_playout(numbers)
 
         return random_playout
-    from ..bots import make_bot
-
-    heuristic = make_bot("heuristic", game, 0)
+    heuristic = get_game(game).heuristic_bot(0)
     stream = _Numbers()
-    heuristic.rng = stream  # type: ignore[attr-defined]
+    heuristic.rng = stream
     solve = _solver() if bot == "exact" else None
     apply_bot = heuristic
 
@@ -392,8 +379,8 @@ def _solve_out(state: State, seat: int, solve: Callable[[State, int], dict[int, 
         state.apply(next(card for card in state.legal_actions() if values[card] == best))
 
 
-def _solved(state: State, seat: int, texts: Sequence[str],
-            figures: Callable[[State, int, State], dict[str, float]]) -> dict[str, Estimate]:
+def _solved(state: State, seat: int, texts: Sequence[str], figures: Figures
+            ) -> dict[str, Estimate]:
     solve = _solver()
     out = {}
     for text in texts:

@@ -2,8 +2,10 @@
 
 - :mod:`.engine`: the rules, the state and the scoring;
 - :mod:`.bot`: the heuristic bot;
+- :mod:`.advice`: the advisor's figures and outcome; :mod:`.solving`: the exact solver's
+  search;
 - :class:`BobsHat`: the game as the layers above see it (its type, its faces, its bots, its
-  sampler, figures and outcome for the advisor, its solver and its simulation records).
+  sampler's hidden actions, figures and outcome for the advisor, its solver).
 
 >>> import cardlab
 >>> cardlab.get_game("bobs-hat").card_faces()["blue14"]
@@ -12,21 +14,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import random
+from typing import TYPE_CHECKING, Any
 
-from ...game import Bot, CardFace, Game, GameType, State, register
+from ...game import CardFace, GameType, Outcome, RolloutBot, Scored, State, register
+from ...kernel import hands_by_suit
 from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
-from .engine import DECK, HAT_RANKS, TRUMP_CARDS, BobsHatRules
+from ..trick_taking.advice import TrickGame, play_outcome
+from ..trick_taking.state import TrickTaking
+from .bot import choose_hat
+from .engine import DECK, HAT_PLUS, HAT_RANKS, NO_BID, TRUMP_CARDS, BobsHatRules, BobsHatState
 from .records import RECORDS
 
+if TYPE_CHECKING:
+    from ...solvekernel import Search
 
-class BobsHat(Game):
+# What another seat reads of a hidden action (BobsHatState.redact_action): the hat's value
+# while it is hidden, and a bid under secret bidding.
+HAT_CHOSEN = "hat chosen"
+BID_SECRET = "bid (secret)"
+
+
+class BobsHat(TrickGame):
     rules_class = BobsHatRules
     game_type = GameType(tricks=True, exact_solver=True, trump_words=TRUMP_CARDS)
     marks = COLOUR_MARK
 
-    def heuristic_bot(self, seed: int | str) -> Bot:
+    def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
 
         return HeuristicBot(seed)
@@ -37,13 +53,62 @@ class BobsHat(Game):
     def records(self) -> Records:
         return RECORDS
 
+    # -- the advisor ---------------------------------------------------------------------------
     def seat_public(self, state: State) -> dict[str, Any]:
-        from .engine import NO_BID, BobsHatState
-
         assert isinstance(state, BobsHatState)
         # A no bid of an earlier hand was shown to all; this hand's may still be secret.
         return {"no_bid_used": [used and state.bids[s] != NO_BID
                                 for s, used in enumerate(state.no_bid_used)]}
+
+    def figures(self, end: State, seat: int, start: State) -> dict[str, float]:
+        from .advice import figures
+
+        assert isinstance(end, BobsHatState) and isinstance(start, BobsHatState)
+        return figures(end, seat, start)
+
+    def outcome(self) -> Outcome:
+        from .advice import outcome
+
+        return play_outcome(functools.partial(outcome, memo={}))
+
+    # The hidden actions: a secret bid shapes the bids after it; the hat's value changes no
+    # legal action, so the sampler's template plays +10 and each sample draws the value.
+    def secret_decision(self, text: str) -> bool:
+        return text == BID_SECRET
+
+    def face_down(self, text: str) -> str | None:
+        return "hat +10" if text == HAT_CHOSEN else None
+
+    def face_down_value(self, state: TrickTaking) -> int:
+        assert isinstance(state, BobsHatState)
+        return state.hat_value
+
+    def draw_face_down(self, template: TrickTaking, actor: int, dealt: list[int],
+                       rng: random.Random, uniform: bool) -> int:
+        """The hidden hat's value: the heuristic bot's choice with the dealer's sampled cards
+        as dealt and the trump, or (``uniform``) +10 or -10 at even chances."""
+        if uniform:
+            return 10 if rng.random() < 0.5 else -10
+        held = hands_by_suit([dealt], DECK.suit_of, len(DECK.suits))[0]
+        return 10 if choose_hat(held, template.trump) == HAT_PLUS else -10
+
+    def set_face_down(self, state: TrickTaking, value: int) -> None:
+        assert isinstance(state, BobsHatState)
+        state.hat_value = value
+
+    # -- the exact solver ----------------------------------------------------------------------
+    def solver_search(self, state: State, seat: int, bounded: bool) -> Search:
+        from .solving import search
+
+        assert isinstance(state, BobsHatState)
+        return search(state, seat, bounded)
+
+    def summary_outcomes(self, state: State, seat: int, value: int, keys: set[int]
+                         ) -> dict[int, Scored]:
+        from .solving import summary_outcomes
+
+        assert isinstance(state, BobsHatState)
+        return summary_outcomes(state, seat, value, keys)
 
 
 GAME = register(BobsHat())

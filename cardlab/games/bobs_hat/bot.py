@@ -22,6 +22,21 @@ SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
 
 
+def choose_hat(held: list[list[int]], trump: int) -> int:
+    """The bot's hat as dealer, from its hand (``held``: its cards per suit) and the trump:
+    +10 with two or more of the high cards that take hat tricks, else -10. It reads no
+    random number (the advisor draws a hidden hat with it: cardlab.games.bobs_hat.advice).
+
+    >>> from cardlab.games.bobs_hat.engine import DECK
+    >>> choose_hat([[DECK.card(0, 20), DECK.card(0, 19)], [], []], -1) == HAT_PLUS
+    True
+    """
+    cards = [c for suit in held for c in suit]
+    strong = sum(1 for c in cards if RANK_OF[c] >= 16 or (
+        SUIT_OF[c] == trump and RANK_OF[c] >= 14))
+    return HAT_PLUS if strong >= 2 else HAT_MINUS
+
+
 class HeuristicBot:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = seeded_rng(seed, "bobs-hat-heuristic")
@@ -36,10 +51,7 @@ class HeuristicBot:
         return self._play(state, seat, legal)
 
     def _hat(self, state: BobsHatState, seat: int) -> int:
-        cards = [c for suit in state.hands[seat] for c in suit]
-        strong = sum(1 for c in cards if RANK_OF[c] >= 16 or (
-            SUIT_OF[c] == state.trump and RANK_OF[c] >= 14))
-        return HAT_PLUS if strong >= 2 else HAT_MINUS
+        return choose_hat(state.hands[seat], state.trump)
 
     def _bid(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
         held = state.hands[seat]

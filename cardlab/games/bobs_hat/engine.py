@@ -253,6 +253,37 @@ class BobsHatState(TrickTaking):
         self.dealer = (self.rules.options["first_dealer"] + hand - 1) % self.rules.players
         self.sheet = [[0] * self.rules.players for _ in range(hand - 1)]
 
+    @classmethod
+    def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
+                    public: dict[str, Any]) -> BobsHatState:
+        """The state at this deal of the position's hand (:meth:`State.at_position`): the game
+        moved on to the hand (:meth:`skip_to_hand`: the deal passes by the rules) and its
+        attempt, the score sheet before it, this hand's renege penalties of earlier attempts,
+        and who has used the one no bid (``public["no_bid_used"]``).
+
+        >>> import cardlab
+        >>> state = cardlab.new_game("bobs-hat", players=3, seed=1).state
+        >>> again = BobsHatState.at_position(state.rules, state.snapshot(), state.dealt_hands, {})
+        >>> again.snapshot() == state.snapshot()
+        True
+        """
+        assert isinstance(rules, BobsHatRules)
+        state = cls(rules)
+        hand = position["hand"]
+        if hand > 1:
+            state.skip_to_hand(hand)
+        state.attempt = position["attempt"]
+        state.apply_chance({"trump": position["trump"] or "gray",
+                            "hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]})
+        state.sheet = [row[:] for row in position["sheet"][:hand - 1]]
+        # the current row holds this hand's renege penalties of earlier attempts (once the
+        # hand is over they are among its score parts)
+        parts = position["score_parts"]
+        state.row = list(position["hand_scores"]) if not position["hand_over"] else [
+            p.get("renege", 0) for p in parts] if parts else [0] * rules.players
+        state.no_bid_used = list(public.get("no_bid_used", [False] * rules.players))
+        return state
+
     def _opener(self, dealer: int) -> int:
         """Who bids first and leads the first trick."""
         if self.rules.options["opening"] == "dealer":

@@ -3,6 +3,8 @@
 - :mod:`.engine`: the rules and the state; :mod:`.table`: the rules that run at every step
   of a hand (the seeded deal, the bids and the hook, the score), compiled with the kernel;
 - :mod:`.bot`: the heuristic bot;
+- :mod:`.advice`: the advisor's figures and outcome; :mod:`.solving`: the exact solver's
+  search;
 - :class:`TedsGame`: the game as the layers above see it.
 
 >>> import cardlab
@@ -12,19 +14,26 @@
 
 from __future__ import annotations
 
-from ...game import Bot, CardFace, Game, GameType, register
+from typing import TYPE_CHECKING, Any
+
+from ...game import CardFace, GameType, Outcome, RolloutBot, Scored, State, TrickBid, register
 from ...records import Records
 from ..trick_taking import SUIT_MARK, suited_faces
-from .engine import DECK, TedsGameRules
+from ..trick_taking.advice import TrickGame, play_outcome
+from ..trick_taking.state import TrickTaking
+from .engine import BID, DECK, PHASE_BID, TedsGameRules, TedsGameState, score
 from .records import RECORDS
 
+if TYPE_CHECKING:
+    from ...solvekernel import Search
 
-class TedsGame(Game):
+
+class TedsGame(TrickGame):
     rules_class = TedsGameRules
-    game_type = GameType(tricks=True, exact_solver=True, hook=True)
+    game_type = GameType(tricks=True, exact_solver=True, hook=True, bids_tricks=True)
     marks = SUIT_MARK
 
-    def heuristic_bot(self, seed: int | str) -> Bot:
+    def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
 
         return HeuristicBot(seed)
@@ -34,6 +43,52 @@ class TedsGame(Game):
 
     def records(self) -> Records:
         return RECORDS
+
+    # -- the advisor ---------------------------------------------------------------------------
+    def figures(self, end: State, seat: int, start: State) -> dict[str, float]:
+        from .advice import figures
+
+        assert isinstance(end, TedsGameState) and isinstance(start, TedsGameState)
+        return figures(end, seat, start)
+
+    def outcome(self) -> Outcome:
+        from .advice import outcome
+
+        return play_outcome(outcome)
+
+    def keep_shown(self, template: TrickTaking, position: dict[str, Any]) -> None:
+        from .advice import keep_reneges
+
+        assert isinstance(template, TedsGameState)
+        keep_reneges(template, position)
+
+    # -- the exact solver ----------------------------------------------------------------------
+    def solver_search(self, state: State, seat: int, bounded: bool) -> Search:
+        from .solving import search
+
+        assert isinstance(state, TedsGameState)
+        return search(state, seat, bounded)
+
+    def summary_outcomes(self, state: State, seat: int, value: int, keys: set[int]
+                         ) -> dict[int, Scored]:
+        from .solving import summary_outcomes
+
+        assert isinstance(state, TedsGameState)
+        return summary_outcomes(state, seat, value, keys)
+
+    # -- the bidding lab -----------------------------------------------------------------------
+    def trick_bid(self, state: State) -> TrickBid | None:
+        assert isinstance(state, TedsGameState)
+        if state.phase != PHASE_BID:
+            return None
+        forbidden = state.forbidden_bid()
+        return TrickBid(tricks=state.hand_size_now(),
+                        offered={state.parse_action(text) - BID: text
+                                 for text in state.legal_texts()},
+                        forbidden=None if forbidden < 0 else forbidden)
+
+    def bid_score(self, bid: int, taken: int, tricks: int) -> int:
+        return score(bid, taken, tricks)
 
 
 GAME = register(TedsGame())

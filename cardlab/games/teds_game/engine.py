@@ -171,6 +171,31 @@ class TedsGameState(TrickTaking, TedsTable):
         self.row = [0] * n
         self.bid_actions = []
 
+    @classmethod
+    def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
+                    public: dict[str, Any]) -> TedsGameState:
+        """The state at the deal of the position's hand (:meth:`State.at_position`): the
+        draw for first dealer, the game moved on to the hand (the deal passing as the rules
+        pass it, :meth:`_next_dealer`) with the score sheet before it, then the deal.
+
+        >>> import cardlab
+        >>> state = cardlab.new_game("teds-game", players=4, seed=2).state
+        >>> again = TedsGameState.at_position(state.rules, state.snapshot(), state.dealt_hands, {})
+        >>> again.snapshot() == state.snapshot()
+        True
+        """
+        assert isinstance(rules, TedsGameRules)
+        state = cls(rules)
+        state.apply_chance({"draws": position["draw"], "first_dealer": position["first_dealer"]})
+        hand = position["hand"]
+        for _ in range(hand - 1):  # the hands before it, dealt by the dealers in turn
+            state.dealer = state._next_dealer()
+            state.hand_no += 1
+        state.sheet = [row[:] for row in position["sheet"][:hand - 1]]
+        state.apply_chance({"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands],
+                            "turned": position["turned"]})
+        return state
+
     def hand_size_now(self) -> int:
         """Cards dealt each in the current hand (0 before the first deal)."""
         return self.size

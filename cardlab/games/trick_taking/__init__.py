@@ -1,7 +1,9 @@
 """Trick-taking mechanics shared by the trick games: the state every trick game's state
 inherits (:mod:`.state`: hands per suit, following suit, the trick's winner), the cards'
-faces of a suited deck (:func:`suited_faces`), and the blind sampler of a seat's view
-(:mod:`.sampler`). Written once here; a game's package adds its own phases and scoring.
+faces of a suited deck (:func:`suited_faces`), the blind sampler of a seat's view
+(:mod:`.sampler`), the trick games' :class:`~cardlab.game.Game` whose hooks it reads
+(:mod:`.advice`: ``TrickGame``) and the exact solver's search of the cards (:mod:`.solving`).
+Written once here; a game's package adds its own phases and scoring.
 """
 
 from __future__ import annotations

@@ -1,26 +1,27 @@
-"""The blind sampler of the trick-taking games (Where's Bob's Hat?, Ted's Game), and their
-figures hooks.
+"""The blind sampler of the trick-taking games: every trick game's seat's view, read alone.
 
-:class:`TrickSampler` reads a :class:`~cardlab.advisor.sample.SeatView` only. From it, it
-knows the seat's own cards, every card played (so who played it), the voids shown by not
-following suit, the trump (Ted's Game: the turned card, face up and in nobody's hand; Bob's
-Hat: a separate colour card, not one of the 60) and how many cards each other seat holds.
-The other cards lie in the other hands or among the cards nobody was dealt. (A renege flagged
-in Ted's Game's table mode shows that its seat held the suit led; the sampler does not use
-that, and treats the play as showing nothing.) A *layout* gives
-each unseen card a place; :class:`LayoutDrawer` draws one uniformly among the layouts that
-respect the voids: a uniform deal of the unseen cards, kept when no void is broken (rejection
-keeps uniformity), and after a run of rejections an exact draw that counts the consistent
-layouts per suit (:meth:`LayoutDrawer.count`).
+:class:`TrickSampler` reads a :class:`~cardlab.game.SeatView` only. From it, it knows the
+seat's own cards, every card played (so who played it), the voids shown by not following
+suit, a trump card turned up from the deck (face up and in nobody's hand; a separate trump
+card, such as Where's Bob's Hat?'s colour card, is not one of the deck) and how many cards
+each other seat holds. The other cards lie in the other hands or among the cards nobody was
+dealt. (A play the view flags as a renege shows that its seat held the suit led; the sampler
+treats it as showing nothing.) A *layout* gives each unseen card a place;
+:class:`LayoutDrawer` draws one uniformly among the layouts that respect the voids: a uniform
+deal of the unseen cards, kept when no void is broken (rejection keeps uniformity), and after
+a run of rejections an exact draw that counts the consistent layouts per suit
+(:meth:`LayoutDrawer.count`).
 
-A template state is built once from the view (a fresh game moved to this hand, a deal
-consistent with the view, the hand's visible actions replayed); each sample clones it and
-fills in the other hands. Hidden choices are drawn per sample (docs/advisor-sampling.md):
-a face-down hat value and secret bids, by default as the heuristic bot would choose them
-with the sampled cards (``hidden="bot"``), or uniformly among the legal choices
-(``hidden="uniform"``). Samples whose drawn bids would change the seat's own legal actions
-(which it sees) are drawn again; when the bot's bids never fit (it never bids double
-fewest), uniform bids are drawn.
+A template state is built once from the view (the game's state at the start of this hand,
+:meth:`~cardlab.game.State.at_position`, dealt consistently with the view, the hand's visible
+actions replayed); each sample clones it and fills in the other hands. Hidden actions are
+drawn per sample (docs/advisor-sampling.md), as the game's hooks say
+(:class:`~.advice.TrickGame`): a face-down value (Bob's Hat's hat) and secret decisions (its
+secret bids), by default as the heuristic bot would choose them with the sampled cards
+(``hidden="bot"``), or uniformly among the legal choices (``hidden="uniform"``). Samples whose
+drawn decisions would change the seat's own legal actions (which it sees) are drawn again;
+when the bot's choices never fit (Bob's Hat's bot never bids double fewest), uniform ones are
+drawn.
 """
 
 from __future__ import annotations
@@ -28,25 +29,19 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from itertools import chain
-from types import SimpleNamespace
 from typing import Any
 
-from ...advisor.sample import SeatView
 from ...errors import CardlabError
+from ...game import RolloutBot, SeatView
 from ...kernel import hands_by_suit
-from ...solvekernel import deal_direct, deal_reject, taken_counts
-from ..bobs_hat.engine import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
-from ..teds_game.engine import score as teds_score
+from ...solvekernel import deal_direct, deal_reject
+from .advice import TrickGame
 from .state import SuitedDeck, TrickTaking
 
-MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
-HAT_HIDDEN = "hat chosen"
-BID_HIDDEN = "bid (secret)"
 REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
 EAGER_BUCKETS = 4  # up to this many other hands, the consistent layouts are counted at once
-HIDDEN_TRIES = 1000  # draws of hidden bids tried before giving up on a view
-BOT_TRIES = 20  # of which the first are the bot's bids
+HIDDEN_TRIES = 1000  # draws of secret decisions (bids) tried before giving up on a view
+BOT_TRIES = 20  # of which the first are the bot's choices
 
 
 class LayoutDrawer:
@@ -249,15 +244,6 @@ def _factorial(n: int) -> int:
     return math.factorial(n)
 
 
-def _binomial(n: int, k: int) -> int:
-    if k < 0 or k > n:
-        return 0
-    out = 1
-    for i in range(k):
-        out = out * (n - i) // (i + 1)
-    return out
-
-
 def voids_shown(deck: SuitedDeck, position: dict[str, Any],
                 reneges: set[tuple[int, int]]) -> list[int]:
     """Per seat, a mask of the suits it showed void in by not following the suit led
@@ -290,7 +276,11 @@ class TrickSampler:
         self.view = view
         self.hidden = hidden
         rules = view.rules
-        self.game = rules.name
+        game = rules.game
+        if not isinstance(game, TrickGame):
+            raise CardlabError(f"the trick sampler draws the hands of trick games, not of "
+                               f"{rules.title}")
+        self.game = game
         deck = rules.deck
         assert isinstance(deck, SuitedDeck)
         self.deck = deck
@@ -311,42 +301,40 @@ class TrickSampler:
         seen = set(self.own)
         for cards in self.played:
             seen.update(cards)
-        self.turned = deck.parse(pos["turned"]) if pos.get("turned") else -1
-        if self.turned >= 0:
-            seen.add(self.turned)
+        if pos.get("turned"):  # a card turned up for trump: seen by all, held by nobody
+            seen.add(deck.parse(pos["turned"]))
         unknown = [c for c in range(len(deck)) if c not in seen]
         counts = pos["hand_counts"]
         self.others = [s for s in range(n) if s != seat]
         self.drawer = LayoutDrawer(unknown, deck.suit_of, len(deck.suits),
                                    [(counts[s], self.voids[s]) for s in self.others])
         self.legal = list(pos["legal"] or [])
-        self._bot: Any = None
-        self.template, self.tail, self.hat_hidden = self._template()
+        self._bot: RolloutBot | None = None
+        self.face_down = -1  # the seat whose face-down choice each sample draws (-1: none)
+        self.template, self.tail = self._template()
+        self.known = game.face_down_value(self.template)  # the value when not face down
 
-    # -- the template: a fresh game moved to this hand, dealt, its visible actions replayed --
-    def _template(self) -> tuple[TrickTaking, list[tuple[int, str]], bool]:
+    # -- the template: the state at this hand's deal, its visible actions replayed ----------
+    def _template(self) -> tuple[TrickTaking, list[tuple[int, str]]]:
+        view = self.view
+        game = self.game
         layout = self.drawer.draw(random.Random(0))
-        hands = self._dealt(layout)
-        state = self._dealt_state(hands)
-        hat_hidden = False
+        state = view.rules.state_class.at_position(view.rules, view.position,
+                                                   self._dealt(layout), view.public)
+        assert isinstance(state, TrickTaking)
         tail: list[tuple[int, str]] = []
-        actions = list(self.view.actions)
-        for k, (_actor, text) in enumerate(actions):
-            if text == BID_HIDDEN:  # from here on each sample replays the bids it draws
+        actions = list(view.actions)
+        for k, (actor, text) in enumerate(actions):
+            if game.secret_decision(text):  # from here on each sample replays what it draws
                 tail = actions[k:]
                 break
-            if text == HAT_HIDDEN:
-                hat_hidden = True
-                text = "hat +10"  # the value each sample draws is set on its clone
+            stand_in = game.face_down(text)
+            if stand_in is not None:
+                self.face_down = actor
+                text = stand_in  # the value each sample draws is set on its clone
             state.act(text)
-        if self.game == "teds-game":
-            # A renege is played as it was, as a card of its own suit; whether the engine
-            # flags it again depends on the stand-in cards, so the flags are the view's own.
-            deck = self.deck
-            state.reneges = [  # type: ignore[attr-defined]
-                (r["trick"], r["seat"], deck.parse(r["card"]))
-                for r in self.view.position.get("reneges") or []]
-        return state, tail, hat_hidden
+        game.keep_shown(state, view.position)
+        return state, tail
 
     def _dealt(self, layout: list[list[int]]) -> list[list[int]]:
         """Each seat's dealt cards: the cards it played and the cards it holds."""
@@ -356,52 +344,21 @@ class TrickSampler:
             hands[s] += cards
         return hands
 
-    def _dealt_state(self, hands: list[list[int]]) -> TrickTaking:
-        view = self.view
-        pos = view.position
-        rules = view.rules
-        codes = self.deck.codes
-        hand = pos["hand"]
-        state = rules.new_state()
-        assert isinstance(state, TrickTaking)
-        deal_hands = [[codes[c] for c in sorted(h)] for h in hands]
-        if self.game == "bobs-hat":
-            if hand > 1:
-                state.skip_to_hand(hand)  # type: ignore[attr-defined]
-            state.attempt = pos["attempt"]  # type: ignore[attr-defined]
-            state.apply_chance({"trump": pos["trump"] or "gray", "hands": deal_hands})
-            state.sheet = [row[:] for row in pos["sheet"][:hand - 1]]  # type: ignore[attr-defined]
-            # the current row holds this hand's renege penalties of earlier attempts (once
-            # the hand is over they are among its score parts)
-            parts = pos["score_parts"]
-            state.row = list(pos["hand_scores"]) if not pos["hand_over"] else [  # type: ignore[attr-defined]
-                p.get("renege", 0) for p in parts] if parts else [0] * rules.players
-            state.no_bid_used = list(view.public.get(  # type: ignore[attr-defined]
-                "no_bid_used", [False] * rules.players))
-        elif self.game == "teds-game":
-            state.apply_chance({"draws": pos["draw"], "first_dealer": pos["first_dealer"]})
-            if hand > 1:  # move the game on to this hand: the sheet and the dealer before it
-                state.hand_no = hand - 1  # type: ignore[attr-defined]
-                state.dealer = (pos["dealer"] - 1) % rules.players  # type: ignore[attr-defined]
-                state.sheet = [row[:] for row in pos["sheet"][:hand - 1]]  # type: ignore[attr-defined]
-            state.apply_chance({"hands": deal_hands, "turned": codes[self.turned]})
-        else:
-            raise CardlabError(f"the trick sampler does not play {self.game}")
-        return state
-
     # -- one sample -----------------------------------------------------------------------
     def sample(self, rng: random.Random) -> TrickTaking:
-        """A whole state at the view's step (see :class:`~cardlab.advisor.sample.Sampler`)."""
+        """A whole state at the view's step (see :class:`~cardlab.game.Sampler`)."""
+        game = self.game
         for attempt in range(HIDDEN_TRIES):
             layout = self.drawer.draw(rng)
             state = self._fill(layout)
-            if self.hat_hidden:
-                dealer = state.dealer  # type: ignore[attr-defined]
-                state.hat_value = self._hat(state.dealt_hands[dealer], rng)  # type: ignore[attr-defined]
+            if self.face_down >= 0:
+                game.set_face_down(state, game.draw_face_down(
+                    self.template, self.face_down, state.dealt_hands[self.face_down], rng,
+                    self.hidden == "uniform"))
             if not self.tail:
                 return state
-            # the bot's bids first; when they never fit what the seat sees (the bot does not
-            # bid double fewest, say), uniform bids
+            # the bot's choices first; when they never fit what the seat sees (the bot does
+            # not bid double fewest, say), uniform ones
             self._replay_tail(state, rng, self.hidden == "uniform" or attempt >= BOT_TRIES)
             if state.legal_texts() == self.legal:
                 return state
@@ -419,42 +376,31 @@ class TrickSampler:
         state.dealt_hands = dealt
         return state
 
-    def _hat(self, dealt_cards: list[int], rng: random.Random) -> int:
-        """The hidden hat value: the bot's choice with the dealer's sampled cards (as dealt:
-        ``dealt_cards``), or +10 or -10 at even chances."""
-        if self.hidden == "uniform":
-            return 10 if rng.random() < 0.5 else -10
-        from ..bobs_hat.engine import HAT_PLUS
-
-        template = self.template
-        dealer = template.dealer  # type: ignore[attr-defined]
-        dealt = hands_by_suit([dealt_cards], self.deck.suit_of, len(self.deck.suits))[0]
-        # the bot reads its own hand and the trump only: show it the hand as dealt
-        at_deal = SimpleNamespace(hands=[dealt] * template.nseats, trump=template.trump)
-        return 10 if self._heuristic()._hat(at_deal, dealer) == HAT_PLUS else -10
-
     # -- one sample's hidden cards only, for the random playouts on masks ------------------
     def plays_on_masks(self) -> bool:
         """True when a sample differs from the template by the other hands' cards (and a
-        hidden hat value) only: the view is in the play phase with no secret bid to draw.
-        Then :meth:`draw_hands` draws what :meth:`sample` would, from the same numbers."""
+        face-down value) only: the view is in the play phase with no secret decision to
+        draw. Then :meth:`draw_hands` draws what :meth:`sample` would, from the same
+        numbers."""
         return not self.tail and self.template.phase == "play"
 
     def draw_hands(self, rng: random.Random) -> tuple[list[list[int]], int]:
-        """The cards of each other seat (in the order of :attr:`others`) and the hat's value
-        (Bob's Hat; 0 in Ted's Game) of one sample, reading ``rng`` as :meth:`sample` does:
-        the same layout and value as its state, with no state made. Only when
-        :meth:`plays_on_masks`."""
+        """The cards of each other seat (in the order of :attr:`others`) and the face-down
+        value (Bob's Hat's hat; 0 in a game with none) of one sample, reading ``rng`` as
+        :meth:`sample` does: the same layout and value as its state, with no state made.
+        Only when :meth:`plays_on_masks`."""
         layout = self.drawer.draw(rng)
-        hat = getattr(self.template, "hat_value", 0)
-        if self.hat_hidden:
-            dealer = self.template.dealer  # type: ignore[attr-defined]
-            hat = self._hat(self.played[dealer] + layout[self.others.index(dealer)], rng)
-        return layout, hat
+        actor = self.face_down
+        if actor < 0:
+            return layout, self.known
+        dealt = self.played[actor] + layout[self.others.index(actor)]
+        return layout, self.game.draw_face_down(self.template, actor, dealt, rng,
+                                                self.hidden == "uniform")
 
     def _replay_tail(self, state: TrickTaking, rng: random.Random, uniform: bool) -> None:
+        game = self.game
         for actor, text in self.tail:
-            if text != BID_HIDDEN:
+            if not game.secret_decision(text):
                 state.act(text)
                 continue
             legal = state.legal_actions()
@@ -465,165 +411,10 @@ class TrickSampler:
                 bot.rng = rng
                 state.apply(bot(state, actor))
 
-    def _heuristic(self) -> Any:
+    def _heuristic(self) -> RolloutBot:
         if self._bot is None:
-            self._bot = self.view.rules.game.heuristic_bot(0)
+            self._bot = self.game.heuristic_bot(0)
         return self._bot
 
 
-# -- figures hooks ----------------------------------------------------------------------
-def bobs_hat_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
-    """``"made <bid>"`` for each bid of the seat (1 when it scored its points), and
-    ``"hat"`` (1 when the seat ends holding Bob's Hat).
-
-    This runs after every rollout, so it is cheap: a single bid's points are read from the
-    engine's score sheet, and several bids from one pass over the cards taken; tests check
-    it against the engine's own ``score_parts``. ``start`` is an earlier state of the same
-    deal (its row holds any renege penalty of an earlier deal of the hand).
-
-    >>> import cardlab, random
-    >>> table = cardlab.new_game("bobs-hat", players=3, seed=2, hands=1)
-    >>> state = table.state
-    >>> start = state.clone()
-    >>> state.random_playout(random.Random(0).random)
-    >>> figures = bobs_hat_figures(state, 0, start)
-    >>> figures == {f"made {word}": float(points > 0)
-    ...             for word, points in state.score_parts()[0].items() if word != "hat"
-    ...             } | {"hat": float(state.hat_holder() == 0)}
-    True
-    """
-    flags = end.bids[seat]
-    holder = end.hat_holder()
-    out: dict[str, float] = {}
-    if end.pending == "next" and flags in MADE and end.sheet:
-        # One bid: its points are the hand's row less the hat's and any renege penalty of
-        # an earlier deal of this hand (in the row from the start), read from the engine's
-        # own score sheet.
-        points = end.sheet[-1][seat] - start.hand_scores()[seat] - (
-            end.hat_value if holder == seat else 0)
-        out[MADE[flags]] = 1.0 if points > 0 else 0.0
-    elif end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
-        suit_of = end.suit_of
-        taken = [[0, 0, 0] for _ in end.bids]
-        for _, cards, winner in end.history:
-            row = taken[winner]
-            for card in cards:
-                row[suit_of[card]] += 1
-        mine = taken[seat]
-        others = [row for s, row in enumerate(taken) if s != seat]
-        for suit in (0, 1, 2):
-            if flags & MOST[suit]:
-                best = 0
-                total = mine[suit]
-                for row in others:
-                    count = row[suit]
-                    total += count
-                    if count > best:
-                        best = count
-                made = total == 0 or mine[suit] > best
-                out[MADE[MOST[suit]]] = 1.0 if made else 0.0
-        if flags & FEWEST:
-            least = sum(mine)
-            made = True
-            for row in others:
-                if row[0] + row[1] + row[2] <= least:
-                    made = False
-                    break
-            out[MADE[flags & (FEWEST | DOUBLE)]] = 1.0 if made else 0.0
-    out["hat"] = 1.0 if holder == seat else 0.0
-    return out
-
-
-def teds_game_figures(end: Any, seat: int, start: Any) -> dict[str, float]:
-    """``"made"``: 1 when the seat took exactly the tricks it bid."""
-    return {"made": 1.0 if end.tricks_won[seat] == end.bids[seat] else 0.0}
-
-
-# -- outcome hooks: the hand score and the figures at once, at the end of play --------------
-# A rollout that starts in the play phase runs on a state of :func:`stopped_class`: when the
-# last trick is won the engine's ``_play_over`` only marks the play finished (turn -1), and
-# the hook scores the hand with the game's own scoring function, once, for the seat's value
-# and figures both (the engine's end of hand would score it, and the figures read it again).
-# tests/test_advisor_evaluate.py checks both against the engine's own end of hand.
-def _play_finished(self: Any) -> None:
-    self.turn = -1
-
-
-_STOPPED: dict[type, type] = {}
-
-
-def stopped_class(cls: type) -> type:
-    """``cls`` whose end of play scores nothing (``turn`` goes to -1): for the outcome hooks.
-
-    >>> import cardlab
-    >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
-    >>> stopped_class(type(state)).__name__
-    'TedsGameStateAtEndOfPlay'
-    """
-    sub = _STOPPED.get(cls)
-    if sub is None:
-        sub = type(f"{cls.__name__}AtEndOfPlay", (cls,),
-                   {"_play_over": _play_finished, "__module__": __name__,
-                    "__doc__": f"{cls.__name__} whose end of play scores nothing."})
-        _STOPPED[cls] = sub
-    return sub
-
-
-def bobs_hat_outcome(end: Any, seat: int, memo: dict[tuple[Any, ...], Any] | None = None
-                     ) -> tuple[int, dict[str, float]]:
-    """The seat's hand score and :func:`bobs_hat_figures` of a hand whose play is over but
-    not yet scored (a :func:`stopped_class` state): ``score_hand`` once, with its parts.
-
-    Playouts often end with the same cards taken, so with a ``memo`` (one evaluation's own
-    dict) the outcome is kept under everything ``score_hand`` reads; the figures returned
-    are then shared: read them, do not change them.
-    """
-    taken = taken_counts(end.history, end.suit_of, end.nseats, 3)
-    holder = end.hat_holder()
-    options = end.rules.options
-    key = (seat, holder, end.hat_value, end.size, options["negative_scoring"],
-           *end.bids, *chain.from_iterable(taken))
-    known = memo.get(key) if memo is not None else None
-    if known is None:
-        known = bobs_hat_scored(end.bids, taken, end.size, holder, end.hat_value,
-                                bool(options["negative_scoring"]), seat)
-        if memo is not None:
-            if len(memo) >= OUTCOMES_KEPT:
-                memo.clear()
-            memo[key] = known
-    return end.row[seat] + known[0], known[1]
-
-
-def bobs_hat_scored(bids: list[int], taken: list[list[int]], size: int, holder: int,
-                    hat_value: int, negative: bool, seat: int
-                    ) -> tuple[int, dict[str, float]]:
-    """The seat's points for the hand's bids and the hat (``score_hand``, every card dealt
-    taken) and its figures (``"made <bid>"``, ``"hat"``), from the cards taken per seat and
-    colour and the hat's holder (-1 or any other seat: the same for ``seat``)."""
-    dealt = [0, 0, 0]
-    for row in taken:  # every card dealt has been taken
-        dealt[0] += row[0]
-        dealt[1] += row[1]
-        dealt[2] += row[2]
-    parts: list[dict[str, int]] = [{} for _ in taken]
-    scores = score_hand(bids, taken, dealt, size, holder, hat_value, negative, parts)
-    out = {MADE_WORD[word]: 1.0 if points > 0 else 0.0
-           for word, points in parts[seat].items() if word != "hat"}
-    out["hat"] = 1.0 if holder == seat else 0.0
-    return scores[seat], out
-
-
-OUTCOMES_KEPT = 100_000  # outcomes a memo keeps at most (then it starts again from empty)
-MADE_WORD = {word: f"made {word}" for word in BID_WORDS.values()}
-
-
-def teds_game_outcome(end: Any, seat: int) -> tuple[int, dict[str, float]]:
-    """The seat's hand score (``teds_game.score``) and ``"made"``, at the end of play."""
-    bid = end.bids[seat]
-    won = end.tricks_won[seat]
-    return teds_score(bid, won, end.size), {"made": 1.0 if won == bid else 0.0}
-
-
-__all__ = ["LayoutDrawer", "TrickSampler", "bobs_hat_figures", "bobs_hat_outcome",
-           "bobs_hat_scored", "stopped_class", "teds_game_figures", "teds_game_outcome",
-           "voids_shown"]
+__all__ = ["LayoutDrawer", "TrickSampler", "voids_shown"]

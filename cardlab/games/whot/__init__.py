@@ -22,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from ...game import Bot, CardFace, Game, GameType, register
+from ...game import CardFace, Game, GameType, RolloutBot, Sampler, SeatView, State, register
 from ...records import Records
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
@@ -93,7 +93,7 @@ class Whot(Game):
                          setup_word="cut", sheet_label="game ")
     marks = SHAPE_MARK
 
-    def heuristic_bot(self, seed: int | str) -> Bot:
+    def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
 
         return HeuristicBot(seed)
@@ -113,6 +113,17 @@ class Whot(Game):
 
     def records(self) -> Records:
         return RECORDS
+
+    # -- the advisor ---------------------------------------------------------------------------
+    def sampler(self, view: SeatView) -> Sampler:
+        from .sampler import WhotSampler
+
+        return WhotSampler(view)
+
+    def figures(self, end: State, seat: int, start: State) -> dict[str, float]:
+        from .sampler import figures
+
+        return figures(end, seat, start)
 
 
 GAME = register(Whot())

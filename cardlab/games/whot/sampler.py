@@ -18,7 +18,7 @@ consistent ones are counted and one is drawn directly: uniform either way). See
 ``docs/advisor-sampling.md`` ("Whot").
 
 >>> import random, cardlab
->>> from cardlab.advisor.sample import seat_view
+>>> from cardlab.advisor import seat_view
 >>> table = cardlab.new_game("whot", players=3, seed=5, rubber="single")
 >>> actor, text = table.state.to_act(), table.state.legal_texts()[0]
 >>> table.act(text)
@@ -36,14 +36,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
 
 from ...errors import CardlabError
-from ...game import State
+from ...game import SeatView, State
 from . import CODES, DECK, HAND_SIZE, IS_WHOT, PASS, WhotRules, WhotState
-
-if TYPE_CHECKING:
-    from ...advisor.sample import SeatView
 
 # Rejection runs only where at least ACCEPTANCE of the deals are kept, so this many misses in a
 # row does not happen by chance: it means something is wrong with the view.
