@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -19,6 +20,10 @@ from setuptools.command.build_ext import build_ext
 # Game's TedsTable extends the kernel's TrickTable), and a call into another library is a
 # Python call: the solver's search asks the kernel's rules of trick play at every card.
 KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/table.py", "cardlab/solvekernel.py")
+# Calls inside the library go straight to the function, which the C compiler may then inline:
+# without this a function the library exports is called through its PLT (in case another
+# library replaced it), and the rules of trick play are small functions called at every card.
+DIRECT_CALLS = "-fno-semantic-interposition"
 
 
 class OptionalBuildExt(build_ext):
@@ -41,6 +46,24 @@ class OptionalBuildExt(build_ext):
         for path in self._built():
             if os.path.exists(path):
                 os.utime(path)
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type == "unix" and self._accepts(DIRECT_CALLS):
+            for extension in self.extensions:
+                extension.extra_compile_args.append(DIRECT_CALLS)
+        super().build_extensions()
+
+    def _accepts(self, flag: str) -> bool:
+        """True when the C compiler compiles a small file with ``flag`` (GCC 5+, clang 10+)."""
+        with tempfile.TemporaryDirectory() as folder:
+            source = os.path.join(folder, "flag.c")
+            with open(source, "w") as file:
+                file.write("int main(void) { return 0; }\n")
+            try:
+                self.compiler.compile([source], output_dir=folder, extra_postargs=[flag, "-Werror"])
+            except Exception:  # an older compiler: the kernel is built without the flag
+                return False
+        return True
 
     def _built(self) -> list[str]:
         """The libraries this build makes, and their copies beside the source if in place."""
