@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from .errors import CardCodeError, brief
-from .kernel import shuffle_prefix
+from .kernel import seeded_stream, shuffle_prefix
 
 T = TypeVar("T")
 
@@ -102,21 +102,14 @@ def shuffle_with(rng: random.Random, items: list[T]) -> list[T]:
     return items
 
 
-def _seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> bytes:
-    """``4 * count`` bytes of SHAKE-128 over ``(seed, *keys)``."""
-    material = ":".join(map(str, ("cardlab-deal", seed, *keys))).encode()
-    return hashlib.shake_128(material).digest(4 * count)
-
-
 def seeded_words(seed: int | str, *keys: int | str, count: int) -> tuple[int, ...]:
     """``count`` uniform 32-bit words that depend on ``(seed, *keys)`` alone.
 
-    SHAKE-128 (an extendable-output hash, so one call gives any length, and a shorter
-    output is the start of a longer one), read little-endian: the same words on every
-    machine and every Python, with no reliance on ``random``'s internals. Deals use these
-    words through :func:`seeded_cards`.
+    The words of :func:`~cardlab.kernel.seeded_stream` (SHAKE-128), read little-endian: the
+    same words on every machine and every Python, with no reliance on ``random``'s
+    internals. Deals use these words through :func:`seeded_cards`.
     """
-    return struct.unpack(f"<{count}I", _seeded_stream(seed, keys, count))
+    return struct.unpack(f"<{count}I", seeded_stream(seed, keys, count))
 
 
 def seeded_cards(seed: int | str, *keys: int | str, population: int, count: int) -> list[int]:
@@ -129,7 +122,7 @@ def seeded_cards(seed: int | str, *keys: int | str, population: int, count: int)
     ...     seeded_words(7, "deal", 1, count=3), 60, 3)
     True
     """
-    return shuffle_prefix(_seeded_stream(seed, keys, count), population, count)
+    return shuffle_prefix(seeded_stream(seed, keys, count), population, count)
 
 
 def draw(words: Sequence[int], population: int, count: int) -> list[int]:

@@ -17,6 +17,12 @@ table's hooks, or, for Ted's Game, in its compiled ``TedsTable``, which extends 
 Trick play is shared by every trick-taking game, so :func:`play_cards` is the one place
 where a card goes on a trick and a trick is won.
 
+The rules the trick games share are written here once, and everything else asks them: the
+engines' table, the games' refusals and the exact solver's search (:mod:`cardlab.solvekernel`,
+compiled in the same library, so that its calls are C calls): :func:`must_follow` (follow
+suit), :func:`beats` (the trick's winner), :func:`dealer_of_hand` (the deal passes left) and
+:func:`seeded_stream` (the randomness of every seeded deal).
+
 >>> shuffle_prefix(bytes([0, 0, 0, 0, 0, 0, 0, 128, 255, 255, 255, 255]), 52, 3)
 [0, 26, 51]
 >>> hands = hands_by_suit([[5, 1, 4], [3]], suit_of=(0, 0, 1, 1, 2, 2), nsuits=3)
@@ -30,9 +36,78 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from hashlib import shake_128
 from typing import Any, Final, cast
 
 from mypy_extensions import i64, mypyc_attr
+
+DEAL_MATERIAL: Final = "cardlab-deal"
+"""The first part of every seeded deal's hash material (:func:`seeded_stream`)."""
+
+
+def seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> bytes:
+    """``count`` 32-bit words (``4 * count`` bytes) that depend on ``(seed, *keys)`` alone:
+    SHAKE-128 over ``cardlab-deal:seed:key:...``, the randomness of every seeded deal.
+
+    SHAKE-128 is an extendable-output hash: one call gives any length, and a shorter output
+    is the start of a longer one, so a deal that shuffles one place more reads the same words
+    first. :func:`~cardlab.cards.seeded_cards` shuffles a deck by them.
+
+    >>> seeded_stream(7, ("deal", 1), 2).hex()
+    'e1122c1596863cd7'
+    """
+    material = ":".join([DEAL_MATERIAL, str(seed)] + [str(key) for key in keys])
+    return shake_128(material.encode()).digest(4 * count)
+
+
+def must_follow(led: int, holding: int) -> bool:
+    """Follow suit: True when the seat to play must play a card of the suit led.
+
+    That is when a card has been led (``led``, the suit led, is not -1) and the seat holds a
+    card of that suit (``holding``, how many it holds or their bits, is not 0); otherwise it
+    may play any card. ``holding`` is not read when ``led`` is -1, so a caller may look it up
+    as ``hand[led]``: the last suit, ignored. The engines' table and the solver's search both
+    ask this function, each with its own way of holding a hand.
+
+    >>> must_follow(-1, 3), must_follow(2, 0), must_follow(2, 1)
+    (False, False, True)
+    """
+    return led >= 0 and holding != 0
+
+
+def fails_to_follow(held: list[list[int]], led: int, suit: int) -> bool:
+    """True when a card of ``suit`` from ``held`` (a hand by suit) would renege: the seat must
+    follow the suit led, ``led`` (:func:`must_follow`), and ``suit`` is another one.
+
+    >>> fails_to_follow([[1], [5]], 0, 1), fails_to_follow([[], [5]], 0, 1)
+    (True, False)
+    """
+    return suit != led and must_follow(led, len(held[led]))
+
+
+def beats(card: int, suit: int, best: int, best_suit: int, trump: int) -> bool:
+    """The trick's winner: True when ``card`` (of ``suit``) beats ``best``, the winning card
+    so far (of ``best_suit``), with ``trump`` the trump suit (-1: none).
+
+    A card beats a lower card of its own suit (ranks ascend within a suit, as every suited
+    deck numbers them), and a trump beats any card that is not a trump; any other card
+    loses, so the highest trump, else the highest card of the suit led, wins the trick.
+
+    >>> beats(5, 0, 3, 0, -1), beats(20, 1, 12, 0, -1), beats(20, 1, 12, 0, 1)
+    (True, False, True)
+    """
+    return (suit == best_suit and card > best) or (suit == trump and best_suit != trump)
+
+
+def dealer_of_hand(first_dealer: int, hand: int, nseats: int) -> int:
+    """Dealer rotation: the deal passes to the left (the next seat) after every hand, so hand
+    ``hand`` (from 1) is dealt by the seat ``hand - 1`` places left of ``first_dealer``. A
+    redeal of a hand keeps its dealer.
+
+    >>> [dealer_of_hand(2, hand, 4) for hand in range(1, 6)]
+    [2, 3, 0, 1, 2]
+    """
+    return (first_dealer + hand - 1) % nseats
 
 
 def shuffle_prefix(stream: bytes, population: int, count: int) -> list[int]:
@@ -104,24 +179,6 @@ def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
     return out
 
 
-def deal_rounds(order: list[int], nseats: int, size: int, first: int) -> list[list[int]]:
-    """``size`` cards each from the top of ``order``, one at a time from seat ``first`` on:
-    the ``i``-th card goes to seat ``(first + i) % nseats``.
-
-    >>> deal_rounds([9, 8, 7, 6, 5, 4, 3], 3, 2, 1)
-    [[7, 4], [9, 6], [8, 5]]
-    """
-    hands: list[list[int]] = [[] for _ in range(nseats)]
-    seat = first
-    i = 0
-    end = nseats * size
-    while i < end:
-        hands[seat].append(order[i])
-        seat = seat + 1 if seat + 1 < nseats else 0
-        i += 1
-    return hands
-
-
 def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
     """A copy of seat → suit → cards that shares no list with the original."""
     return [[cards[:] for cards in held] for held in hands]
@@ -135,8 +192,8 @@ PLAY: Final = "play"
 class TrickTable:
     """The trick state of a trick-taking game, and the protocol's hot path over it.
 
-    A game's state class (``cardlab.games.trick_taking.state.TrickTaking``) inherits this: these fields
-    are kept in the compiled object (a field read is a C struct read), and
+    A game's state class (``cardlab.games.trick_taking.state.TrickTaking``) inherits this:
+    these fields are kept in the compiled object (a field read is a C struct read), and
     :meth:`legal_actions` and :meth:`apply` are compiled methods, so the loop that bots and
     playouts run (``legal_actions()``, then ``apply()``) calls C from the first step. While
     ``phase`` is not :data:`PLAY` both hand over to the game's Python hooks
@@ -176,10 +233,11 @@ class TrickTable:
         The deck is shuffled by ``stream`` as :func:`shuffle_prefix` shuffles it (one word
         per place, as many places as the stream has words, at most the whole deck), and
         ``size`` cards each are dealt one at a time from its top, from seat ``first`` on, as
-        :func:`deal_rounds` deals them. The table is then what :meth:`start_tricks` makes of
-        those hands in ``nsuits`` suits (each seat's dealt cards in ascending order), with
-        no trump yet and ``leader`` to lead. The card after the dealt ones (the one a game
-        turns up) is returned, or -1 when the stream has no word for it.
+        :func:`~cardlab.cards.deal_round_robin` deals them. The table is then what
+        :meth:`start_tricks` makes of those hands in ``nsuits`` suits (each seat's dealt
+        cards in ascending order), with no trump yet and ``leader`` to lead. The card after
+        the dealt ones (the one a game turns up) is returned, or -1 when the stream has no
+        word for it.
         """
         return deal_into(self, stream, size, first, leader, nsuits)
 
@@ -193,14 +251,12 @@ class TrickTable:
                 return ready[:]
             return self._legal_other()
         held = self.hands[self.turn]
-        led = self.led
-        if led >= 0:
-            cards = held[led]
-            if cards:
-                return cards[:]
         nsuits = len(held)
         if nsuits == 0:
             return []
+        led = self.led
+        if must_follow(led, len(held[led])):
+            return held[led][:]
         out = held[0][:]
         suit = 1
         while suit < nsuits:
@@ -431,8 +487,7 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
             return False
         suit = table.suit_of[card]
         held = table.hands[table.turn]
-        led = table.led
-        if led >= 0 and suit != led and len(held[led]) > 0:
+        if fails_to_follow(held, table.led, suit):
             return False
         cards = held[suit]
         at = 0
@@ -447,7 +502,7 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
         seat = table.turn
         held = table.hands[seat]
         led = table.led
-        if led >= 0 and len(held[led]) > 0:  # must follow: a random card of the suit led
+        if must_follow(led, len(held[led])):  # a random card of the suit led
             cards = held[led]
             card = cards.pop(int(rand() * len(cards)))
             suit = led
@@ -468,10 +523,9 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
 def _place(table: TrickTable, card: int, suit: int) -> bool:
     """Put ``card`` (of ``suit``, just taken from the hand of the seat to act) on the trick.
 
-    The winning card so far is kept (the highest trump, else the highest card of the suit
-    led), and after the last seat the trick goes to its winner, who leads next. When the
-    winner has no card left to lead, the hand's play is over: ``table._play_over()`` lets
-    the game score it, and True says so.
+    The winning card so far is kept (:func:`beats`), and after the last seat the trick goes
+    to its winner, who leads next. When the winner has no card left to lead, the hand's play
+    is over: ``table._play_over()`` lets the game score it, and True says so.
     """
     trick = table.trick
     trick.append(card)
@@ -482,9 +536,7 @@ def _place(table: TrickTable, card: int, suit: int) -> bool:
         table.win_card = card
     else:
         win_card = table.win_card
-        win_suit = table.suit_of[win_card]
-        trump = table.trump
-        if (suit == win_suit and card > win_card) or (suit == trump and win_suit != trump):
+        if beats(card, suit, win_card, table.suit_of[win_card], table.trump):
             table.win_seat = seat
             table.win_card = card
     nseats = table.nseats

@@ -1,12 +1,14 @@
 """The hot loop of the exact open-hand solver (:mod:`cardlab.advisor.solver`), compiled by mypyc.
 
 A paranoid alpha-beta search over the cards still to play in a trick-taking hand, with every
-hand known: one seat maximises its hand score, every other seat minimises it. The rules of the
-game reach this module only as numbers the solver's per-game hooks computed from the engine:
-which cards follow which suit, the trump suit, how a finished trick adds to a running summary,
-and a ``leaf`` callable (the game's own scoring function) that turns a final summary into the
-seat's hand score. Written once in plain typed Python, like :mod:`cardlab.kernel`; ``pip
-install`` compiles it when a C compiler is at hand, and :data:`COMPILED` says which one loaded.
+hand known: one seat maximises its hand score, every other seat minimises it. The play of a
+trick follows the engine's own rules, :func:`cardlab.kernel.must_follow` and
+:func:`cardlab.kernel.beats`; the rest of the game reaches this module only as numbers the
+solver's per-game hooks computed from the engine: which cards are of which suit, the trump
+suit, how a finished trick adds to a running summary, and a ``leaf`` callable (the game's own
+scoring function) that turns a final summary into the seat's hand score. Written once in plain
+typed Python, like :mod:`cardlab.kernel`; ``pip install`` compiles the two in one library
+when a C compiler is at hand, and :data:`COMPILED` says which one loaded.
 
 Cards are bits of an int (card ``c`` is ``1 << c``); within a suit the bit order is the rank
 order. The cards never change hands, so the set of cards still held says who holds each one,
@@ -38,7 +40,9 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
-from cardlab.kernel import play_cards  # absolute: tests load this source on its own too
+# absolute: tests load this source on its own too. The rules of trick play are the engine's
+# (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
+from cardlab.kernel import beats, must_follow, play_cards
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which
@@ -158,12 +162,9 @@ class Search:
             self.led = suit
             self.win_seat = seat
             self.win_card = card
-        else:
-            win_suit = self.suit_of[self.win_card]
-            if (suit == win_suit and card > self.win_card) or \
-                    (suit == self.trump and win_suit != self.trump):
-                self.win_seat = seat
-                self.win_card = card
+        elif beats(card, suit, self.win_card, self.suit_of[self.win_card], self.trump):
+            self.win_seat = seat
+            self.win_card = card
 
     def root_values(self, trick: list[int], leader: int, tricks_left: int,
                     turn: int) -> dict[int, int]:
@@ -223,12 +224,11 @@ class Search:
         return self._follow(self.hands[turn])
 
     def _follow(self, held: int) -> int:
-        """The cards of ``held`` that may be played now: the suit led if held, else all."""
-        if self.led >= 0:
-            follow = held & self.suit_mask[self.led]
-            if follow:
-                return follow
-        return held
+        """The cards of ``held`` that may be played now (:func:`~cardlab.kernel.must_follow`):
+        the suit led if held, else all."""
+        led = self.led
+        follow = held & self.suit_mask[led]
+        return follow if must_follow(led, follow) else held
 
     def _joined(self, low: int, high: int) -> bool:
         """True when ``low`` < ``high`` (one seat's cards) change nothing if swapped: the same

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import copy
 import doctest
-import importlib.util
+import inspect
 import os
 import pickle
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from kernelsource import load_source, pure_kernel
 
 import cardlab
 from cardlab import kernel
 from cardlab.bots import make_bot
+from cardlab.cards import deal_round_robin
+from cardlab.games.bobs_hat import engine as bobs_hat
 from cardlab.games.teds_game import engine as teds_game
 from cardlab.games.teds_game import table as teds_table
 from cardlab.games.trick_taking import state as tricks
@@ -31,18 +33,10 @@ SOURCE = Path(kernel.__file__).with_name("kernel.py")
 TEDS_SOURCE = Path(teds_table.__file__).with_name("table.py")
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def pure() -> ModuleType:
     """The kernel's source loaded as ordinary Python, beside the compiled one."""
-    module = _load("cardlab_kernel_pure", SOURCE)
+    module = pure_kernel()
     assert not module.COMPILED
     return module
 
@@ -51,12 +45,7 @@ def pure() -> ModuleType:
 def pure_teds(pure) -> ModuleType:
     """Ted's Game's compiled part (cardlab/games/teds_game/table.py) loaded from its source as
     ordinary Python, on the pure kernel."""
-    saved = sys.modules["cardlab.kernel"]
-    sys.modules["cardlab.kernel"] = pure  # its `from cardlab.kernel import ...` gets the source
-    try:
-        module = _load("cardlab_teds_table_pure", TEDS_SOURCE)
-    finally:
-        sys.modules["cardlab.kernel"] = saved
+    module = load_source("cardlab_teds_table_pure", TEDS_SOURCE, pure)
     assert module.play_cards is pure.play_cards
     return module
 
@@ -118,6 +107,32 @@ def test_hands_by_suit_and_copy_hands_agree(pure):
         assert kernel.copy_hands(by_suit) == pure.copy_hands(by_suit) == by_suit
 
 
+def test_the_rules_of_trick_play_agree(pure):
+    # Follow suit, the trick's winner, dealer rotation and the deal's words: every engine and
+    # the solver ask these functions, so the compiled ones must answer as their source.
+    for led in range(-1, 4):
+        for holding in (0, 1, 2, 1 << 40):
+            assert kernel.must_follow(led, holding) == pure.must_follow(led, holding)
+        for counts in ((0, 0, 0, 0), (1, 0, 2, 0), (0, 3, 0, 1)):
+            held = [list(range(count)) for count in counts]
+            for suit in range(4):
+                assert (kernel.fails_to_follow(held, led, suit)
+                        == pure.fails_to_follow(held, led, suit)
+                        == (led >= 0 and suit != led and counts[led] > 0))
+    for trump in (-1, 0, 1):
+        for best in range(8):
+            for card in range(8):
+                args = (card, card // 4, best, best // 4, trump)
+                assert kernel.beats(*args) == pure.beats(*args)
+    for seats in (3, 4, 8):
+        for first in range(seats):
+            assert [kernel.dealer_of_hand(first, hand, seats) for hand in range(1, 20)] == [
+                pure.dealer_of_hand(first, hand, seats) for hand in range(1, 20)]
+    for seed in (0, 7, "lesson-3", -5):
+        for keys in ((), ("teds-game", 3), ("bobs-hat", 2, 1)):
+            assert kernel.seeded_stream(seed, keys, 41) == pure.seeded_stream(seed, keys, 41)
+
+
 def _games(game: str, options: dict, seeds: range) -> list[str]:
     """Whole seeded games by random bots, and one random playout per game, as JSON text."""
     out = []
@@ -137,9 +152,17 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
 # states inherit them): the pure run swaps every one of them for its source.
 TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_table_into",
                  "clone_state")
+# The modules that call the kernel's functions (the rules of trick play, the deal's words).
+KERNEL_CALLERS = (tricks, teds_game, bobs_hat, cardlab.cards)
 # Ted's Game's compiled TedsTable: its methods and the functions teds_game calls.
 TEDS_METHODS = ("deal_seeded", "apply", "_play_over", "copy_table_into")
 TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids", "hook_now")
+
+
+def _kernel_functions(module: ModuleType) -> list[str]:
+    """The names under which ``module`` holds the kernel's own functions."""
+    return [name for name, value in vars(module).items()
+            if inspect.isroutine(value) and getattr(kernel, name, None) is value]
 
 
 @pytest.mark.parametrize("game, options", [
@@ -163,8 +186,13 @@ def test_compiled_and_pure_kernels_play_the_same_games(pure, pure_teds, monkeypa
     for name in TABLE_METHODS:
         assert getattr(tricks.TrickTaking, name) is getattr(kernel.TrickTable, name)
         monkeypatch.setattr(tricks.TrickTaking, name, getattr(pure.TrickTable, name))
-    monkeypatch.setattr(tricks, "play_cards", pure.play_cards)
-    monkeypatch.setattr(cardlab.cards, "shuffle_prefix", pure.shuffle_prefix)
+    swapped = set()
+    for module in KERNEL_CALLERS:
+        for name in _kernel_functions(module):
+            monkeypatch.setattr(module, name, getattr(pure, name))
+            swapped.add(name)
+    assert {"play_cards", "fails_to_follow", "dealer_of_hand", "seeded_stream",
+            "shuffle_prefix"} <= swapped
     assert _games(game, options, range(60)) == compiled
 
 
@@ -211,14 +239,14 @@ def _deal_table(game: str, options: dict):
 @pytest.mark.parametrize("players, size", [(3, 17), (5, 10), (8, 6), (4, 1)])
 def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size):
     # One pass of the compiled kernel shuffles, deals and sorts into suits: the same hands
-    # as shuffle_prefix, deal_rounds and start_tricks give, and the same as its source.
+    # as shuffle_prefix, deal_round_robin and start_tricks give, and the same as its source.
     state = _deal_table("teds-game", {"players": players, "start_size": size})
     rng = random.Random(players * 100 + size)
     for extra in (0, 1, 5):
         places = min(players * size + extra, state.ncards)
         stream = bytes(rng.randrange(256) for _ in range(4 * places))
         order = kernel.shuffle_prefix(stream, state.ncards, places)
-        dealt = kernel.deal_rounds(order, players, size, 1)
+        dealt = deal_round_robin(order, players, size, first=1)
         results = []
         for table in (kernel.TrickTable, pure.TrickTable):
             twin = state.clone()
@@ -250,8 +278,8 @@ def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
     for players, size in ((3, 5), (4, 7), (2, 1)):
         stream = rng.randbytes(4 * (players * size + 1))
         order = kernel.shuffle_prefix(stream, len(suit_of), players * size + 1)
-        expected = kernel.hands_by_suit(kernel.deal_rounds(order, players, size, 1), suit_of,
-                                        nsuits)
+        expected = kernel.hands_by_suit(deal_round_robin(order, players, size, first=1),
+                                        suit_of, nsuits)
         for module in (kernel, pure):
             table = Table()
             table.suit_of, table.ncards, table.nseats = suit_of, len(suit_of), players
@@ -269,10 +297,10 @@ def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
     ("teds-game", {"players": 5, "start_size": 10}),
 ])
 def test_deal_seeded_plays_as_the_recorded_deal(game, options):
-    # The fast deal (deal_stream; Ted's Game keeps its legal bids ready) against the
-    # recorded one (apply_chance of seeded_chance; bids from _legal_other), step by step
-    # through a whole game, Ted's bid changes and table-mode reneges included: the same
-    # position and the same legal actions.
+    # The seeded deal (deal_seeded) against its record entered as a recorded deal would be
+    # (apply_chance of seeded_chance: the hands sorted into suits by start_tricks), step by
+    # step through a whole game, Ted's bid changes and table-mode reneges included: the
+    # same position and the same legal actions.
     from cardlab.games.teds_game.engine import CHANGE
 
     fast, slow = _deal_table(game, options), _deal_table(game, options)
@@ -288,7 +316,6 @@ def test_deal_seeded_plays_as_the_recorded_deal(game, options):
             legal = fast.legal_actions()
             assert legal == slow.legal_actions()
             if game == "teds-game" and fast.phase == "bid":
-                assert legal == fast._legal_other(), "the ready bids are the rules' bids"
                 changer = fast.change_seat()
                 if changer >= 0 and rng.random() < 0.3:  # change the last bid now and then
                     new = rng.choice([b for b in range(fast.size + 1)

@@ -9,7 +9,6 @@ cards and its leaf scoring are all checked against the rules as the engine plays
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import os
 import random
 from pathlib import Path
@@ -18,6 +17,7 @@ from types import ModuleType
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernelsource import load_source, pure_kernel
 
 import cardlab
 from cardlab import solvekernel
@@ -199,12 +199,11 @@ SOURCE = Path(solvekernel.__file__).with_name("solvekernel.py")
 
 @pytest.fixture(scope="module")
 def pure() -> ModuleType:
-    """The solver kernel's source loaded as ordinary Python, beside the compiled one."""
-    spec = importlib.util.spec_from_file_location("cardlab_solvekernel_pure", SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert not module.COMPILED
+    """The solver kernel's source loaded as ordinary Python, beside the compiled one, on the
+    engine kernel's source (whose rules of trick play it asks)."""
+    pure = pure_kernel()
+    module = load_source("cardlab_solvekernel_pure", SOURCE, pure)
+    assert not module.COMPILED and module.beats is pure.beats
     return module
 
 

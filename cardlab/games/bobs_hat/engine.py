@@ -17,13 +17,11 @@ every point where the rulebook is silent.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from ...cards import draw, seeded_words
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
-from ...kernel import deal_rounds
+from ...kernel import dealer_of_hand, seeded_stream
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("blue", "red", "black")
@@ -250,7 +248,7 @@ class BobsHatState(TrickTaking):
         if not 1 <= hand <= self.rules.options["hands"]:
             raise self.refuse(f"this game has hands 1 to {self.rules.options['hands']}")
         self.hand_no = hand
-        self.dealer = (self.rules.options["first_dealer"] + hand - 1) % self.rules.players
+        self.dealer = dealer_of_hand(self.rules.options["first_dealer"], hand, self.nseats)
         self.sheet = [[0] * self.rules.players for _ in range(hand - 1)]
 
     @classmethod
@@ -297,43 +295,35 @@ class BobsHatState(TrickTaking):
     def _upcoming(self) -> tuple[int, int, int]:
         """(hand number, attempt, dealer) of the deal that is due."""
         if self.pending == "next":
-            return self.hand_no + 1, 1, (self.dealer + 1) % self.rules.players
+            hand = self.hand_no + 1
+            return hand, 1, dealer_of_hand(self.rules.options["first_dealer"], hand, self.nseats)
         if self.pending == "redeal":
             return self.hand_no, self.attempt + 1, self.dealer
         return self.hand_no, self.attempt, self.dealer
 
-    def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
-        """The seeded trump (-1: gray) and hands of the due deal, as ints."""
-        hand, attempt, dealer = self._upcoming()
-        n = self.rules.players
-        size = self.rules.hand_size(hand)
-        words = seeded_words(seed, "bobs-hat", hand, attempt, count=n * size + 1)
-        trump = words[-1] >> 30  # the dealer turns one of the four trump cards: 0..3
-        order = draw(words, len(DECK), n * size)
-        # one card at a time from the dealer's left, as cards.deal_round_robin deals
-        return (-1 if trump == 3 else trump), deal_rounds(order, n, size, (dealer + 1) % n)
-
     def seeded_chance(self, seed: int | str) -> dict[str, Any]:
-        trump, hands = self._seeded_cards(seed)
-        return {"trump": TRUMP_CARDS[trump],
-                "hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]}
+        # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
+        dealt = self.clone()
+        dealt.deal_seeded(seed)
+        return {"trump": "gray" if dealt.trump < 0 else TRUMP_CARDS[dealt.trump],
+                "hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands]}
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Same as ``apply_chance(seeded_chance(seed))``, without the round trip via codes.
+        """Deal the hand that is due from ``seed``: the one seeded deal of the game (its
+        record, ``seeded_chance(seed)``, is what this deals).
 
-        The words of :meth:`_seeded_cards` are shuffled, dealt and sorted into suits in one
-        call of the compiled :meth:`~cardlab.kernel.TrickTable.deal_stream` (one place more
-        is shuffled, which leaves the dealt ones as they are; tests/test_kernel.py checks
-        that both ways give the same state).
+        The words of :func:`~cardlab.kernel.seeded_stream` for the deal (keys ``bobs-hat``,
+        the hand number and the attempt), one per card dealt and one more, are shuffled,
+        dealt one card at a time from the dealer's left and sorted into suits in one call of
+        the compiled :meth:`~cardlab.kernel.TrickTable.deal_stream`; the top two bits of the
+        last word turn one of the four trump cards.
         """
         if self.phase != PHASE_DEAL:
             raise self.refuse("no deal is due: the hand is still being played")
         hand, attempt, dealer = self._upcoming()
         n = self.nseats
         size = self.rules.hand_size(hand)
-        # the words of cards.seeded_words(seed, "bobs-hat", hand, attempt, ...), spelled out
-        stream = hashlib.shake_128(
-            f"cardlab-deal:{seed}:bobs-hat:{hand}:{attempt}".encode()).digest(4 * (n * size + 1))
+        stream = seeded_stream(seed, ("bobs-hat", hand, attempt), n * size + 1)
         first = dealer + 1 if dealer + 1 < n else 0
         self.deal_stream(stream, size, first, -1, len(DECK.suits))
         trump = stream[-1] >> 6  # the last word's top 2 bits: one of the four trump cards

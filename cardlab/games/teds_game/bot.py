@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ...cards import seeded_rng
 from ...game import State
+from ...kernel import beats
 from .engine import BID, DECK, NCARDS, TedsGameState
 
 SUIT_OF = DECK.suit_of
@@ -69,12 +70,6 @@ class HeuristicBot:
         return BID + best
 
     # -- play ----------------------------------------------------------------------------
-    def _beats(self, state: TedsGameState, card: int, best: int) -> bool:
-        suit, best_suit = SUIT_OF[card], SUIT_OF[best]
-        if suit == best_suit:
-            return card > best
-        return suit == state.trump
-
     def _play(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
         short = state.bids[seat] - state.tricks_won[seat]
         trump = state.trump
@@ -83,7 +78,8 @@ class HeuristicBot:
                 return max(legal, key=lambda c: (RANK_OF[c], SUIT_OF[c] == trump))
             return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
         best = state.win_card
-        winners = [c for c in legal if self._beats(state, c, best)]
+        best_suit = SUIT_OF[best]
+        winners = [c for c in legal if beats(c, SUIT_OF[c], best, best_suit, trump)]
         losers = [c for c in legal if c not in winners]
         last = len(state.trick) == state.rules.players - 1
         if short > 0:

@@ -32,7 +32,7 @@ from typing import Any
 from ...cards import seeded_cards
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
-from ...kernel import TABLE_FIELDS, deal_rounds
+from ...kernel import TABLE_FIELDS, dealer_of_hand
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 from .table import (
     BID,
@@ -212,11 +212,11 @@ class TedsGameState(TrickTaking, TedsTable):
             rows, dealer = seeded_draw(seed, self.rules.players)
             return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
                     "first_dealer": dealer}
-        if self.phase != PHASE_DEAL:
-            raise self.refuse(self._wrong_action(-1))
-        turned, hands = self._seeded_cards(seed)
-        return {"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands],
-                "turned": DECK.codes[turned]}
+        # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
+        dealt = self.clone()
+        dealt.deal_seeded(seed)
+        return {"hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands],
+                "turned": DECK.codes[dealt.turned]}
 
     def apply_chance(self, record: Any) -> None:
         if self.phase == PHASE_SETUP:
@@ -235,24 +235,9 @@ class TedsGameState(TrickTaking, TedsTable):
     def _not_dealing(self) -> None:
         raise self.refuse(self._wrong_action(-1))
 
-    def _next_dealer(self) -> int:
-        if self.hand_no == 0:
-            return self.first_dealer
-        return (self.dealer + 1) % self.rules.players
-
-    def _seeded_cards(self, seed: int | str) -> tuple[int, list[list[int]]]:
-        """The turned card and the hands of the due deal, dealt one at a time from the
-        dealer's left; the next card of the deck is the one turned up."""
-        n = self.nseats
-        hand = self.hand_no + 1
-        size = self.sizes[hand - 1]
-        order = seeded_cards(seed, "teds-game", hand, population=NCARDS, count=n * size + 1)
-        # the i-th card dealt goes to seat first + i (mod n), and so on
-        return order[n * size], deal_rounds(order, n, size, (self._next_dealer() + 1) % n)
-
     def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
         n = self.nseats
-        dealer = self._next_dealer()
+        dealer = dealer_of_hand(self.first_dealer, self.hand_no + 1, n)
         self.start_tricks(hands, SUIT_OF[turned], dealer + 1 if dealer + 1 < n else 0, len(SUITS))
         begin_bids(self, turned, dealer, self.hand_no + 1, self.sizes[self.hand_no])
 
@@ -353,13 +338,10 @@ class TedsGameState(TrickTaking, TedsTable):
         return self.hook
 
     def _legal_other(self) -> list[int]:
-        if self.phase != PHASE_BID:
-            return []
-        bids = self.bid_actions
-        forbidden = hook_now(self)
-        if forbidden < 0:
-            return bids[:]
-        return bids[:forbidden] + bids[forbidden + 1:]
+        """No legal actions: the bids are always ready while bidding (``legal_ready``:
+        ``begin_bids``, ``take_bid`` and a bid change set them, the hook included), so this
+        is asked only before a deal and at the end."""
+        return []
 
     def _apply_other(self, action: int) -> None:
         """What :meth:`TedsTable.apply` leaves to the game: a bid change, and the refusals."""
@@ -378,13 +360,13 @@ class TedsGameState(TrickTaking, TedsTable):
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Finish the hand with random legal actions, as :meth:`TrickTaking.random_playout`.
 
-        The bids are chosen here without building the list of legal bids, with the same
+        The bids are chosen here without copying the list of legal bids, with the same
         result: the ``int(rand() * n)``-th of the ``n`` bids ``legal_actions`` lists.
         """
         while self.phase == PHASE_BID:
-            forbidden = hook_now(self)
-            bid = int(rand() * (self.size if forbidden >= 0 else self.size + 1))
-            take_bid(self, bid + 1 if 0 <= forbidden <= bid else bid)
+            bids = self.legal_ready
+            assert bids is not None  # always ready while bidding (see _legal_other)
+            take_bid(self, bids[int(rand() * len(bids))] - BID)
         super().random_playout(rand)
 
     def _hook_reason(self, forbidden: int) -> str:

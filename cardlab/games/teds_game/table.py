@@ -18,13 +18,20 @@ Python and plays the same games (``tests/test_kernel.py``).
 
 from __future__ import annotations
 
-from hashlib import shake_128
 from typing import Final, cast
 
 from mypy_extensions import i64, mypyc_attr
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
-from cardlab.kernel import PLAY, TrickTable, copy_tricks, deal_into, play_cards
+from cardlab.kernel import (
+    PLAY,
+    TrickTable,
+    copy_tricks,
+    deal_into,
+    dealer_of_hand,
+    play_cards,
+    seeded_stream,
+)
 
 NCARDS: Final = 52
 NSUITS: Final = 4
@@ -117,12 +124,13 @@ class TedsTable(TrickTable):
     reneges: list[tuple[int, int, int]]  # (trick number, seat, card) this hand
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Deal the hand that is due from ``seed``: the same as
-        ``apply_chance(seeded_chance(seed))``, without the codes.
+        """Deal the hand that is due from ``seed``: the one seeded deal of the game (its
+        record, ``seeded_chance(seed)``, is what this deals).
 
-        The stream of :func:`~cardlab.cards.seeded_cards` for the hand is shuffled, dealt one
-        card at a time from the dealer's left and sorted into suits in one pass of
-        :func:`~cardlab.kernel.deal_into`; the next card of the deck is turned up for trump.
+        The words of :func:`~cardlab.kernel.seeded_stream` for the hand (keys ``teds-game``
+        and the hand number) shuffle the deck, which is dealt one card at a time from the
+        dealer's left and sorted into suits in one pass of :func:`~cardlab.kernel.deal_into`;
+        the next card of the deck is turned up for trump.
         """
         if self.phase is not PHASE_DEAL:
             self._not_dealing()
@@ -130,14 +138,9 @@ class TedsTable(TrickTable):
         n: i64 = self.nseats
         hand: i64 = self.hand_no + 1
         size: i64 = self.sizes[hand - 1]
-        dealer: i64 = self.first_dealer if hand == 1 else self.dealer + 1
-        if dealer >= n:
-            dealer = 0
+        dealer: i64 = dealer_of_hand(self.first_dealer, hand, n)
         left: i64 = dealer + 1 if dealer + 1 < n else 0
-        # the words of cards.seeded_cards(seed, "teds-game", hand, ...), its material spelled
-        # out: one hash call
-        material = f"cardlab-deal:{seed}:teds-game:{hand}"
-        stream = shake_128(material.encode()).digest(4 * (n * size + 1))
+        stream = seeded_stream(seed, ("teds-game", hand), n * size + 1)
         turned = deal_into(self, stream, size, left, left, NSUITS)
         self.trump = self.suit_of[turned]
         begin_bids(self, turned, dealer, hand, size)

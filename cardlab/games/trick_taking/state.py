@@ -1,9 +1,10 @@
 """Trick-taking mechanics shared by Where's Bob's Hat? and Ted's Game.
 
-Written once: hands held per suit, following suit, the highest trump or else the highest card
-of the suit led winning, the winner leading next, and the teaching text that says why a card
-won or why a play is refused. A game's state class inherits :class:`TrickTaking` and adds its
-own phases (bids, the hat, the hook) and scoring.
+Written once: hands held per suit, following suit, the highest trump or else the highest
+card of the suit led winning, the winner leading next (the rules themselves are the compiled
+kernel's: :func:`~cardlab.kernel.must_follow`, :func:`~cardlab.kernel.beats`), and the
+teaching text that says why a card won or why a play is refused. A game's state class
+inherits :class:`TrickTaking` and adds its own phases (bids, the hat, the hook) and scoring.
 
 Cards are ints ``suit * ranks + (rank - low_rank)``; each hand is kept as one list per suit,
 so following suit and the legal plays are list look-ups rather than scans.
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 from ...cards import Deck
 from ...game import State
-from ...kernel import PLAY, TABLE_FIELDS, TrickTable, play_cards
+from ...kernel import PLAY, TABLE_FIELDS, TrickTable, fails_to_follow, play_cards
 
 T = TypeVar("T", bound="TrickTaking")
 # PLAY: the phase in which cards are played to tricks (compared by identity)
@@ -108,10 +109,10 @@ class TrickTaking(TrickTable, State):
         held = self.hands[seat]
         if card not in held[deck.suit_of[card]]:
             return f"{name} does not hold {deck.codes[card]}"
-        if self.led >= 0 and deck.suit_of[card] != self.led and held[self.led]:
-            suit = deck.suits[self.led]
-            return (f"{name} must follow {suit}, the suit led: {name} holds "
-                    f"{', '.join(deck.codes[c] for c in held[self.led])}")
+        led = self.led
+        if fails_to_follow(held, led, deck.suit_of[card]):
+            return (f"{name} must follow {deck.suits[led]}, the suit led: {name} holds "
+                    f"{', '.join(deck.codes[c] for c in held[led])}")
         return None
 
     def _is_renege(self, card: int) -> bool:
@@ -120,8 +121,7 @@ class TrickTaking(TrickTable, State):
             return False
         held = self.hands[self.turn]
         suit = self.suit_of[card]
-        return (self.led >= 0 and suit != self.led and bool(held[self.led])
-                and card in held[suit])
+        return fails_to_follow(held, self.led, suit) and card in held[suit]
 
     def _force_play(self, card: int) -> None:
         """Table mode: put a held card on the trick even though it reneges (hand abandoned)."""
