@@ -176,7 +176,7 @@ class TedsGameState(TrickTaking, TedsTable):
                     public: dict[str, Any]) -> TedsGameState:
         """The state at the deal of the position's hand (:meth:`State.at_position`): the
         draw for first dealer, the game moved on to the hand (the deal passing as the rules
-        pass it, :meth:`_next_dealer`) with the score sheet before it, then the deal.
+        pass it, :func:`cardlab.kernel.dealer_of_hand`) with the score sheet before it, then the deal.
 
         >>> import cardlab
         >>> state = cardlab.new_game("teds-game", players=4, seed=2).state
@@ -188,9 +188,9 @@ class TedsGameState(TrickTaking, TedsTable):
         state = cls(rules)
         state.apply_chance({"draws": position["draw"], "first_dealer": position["first_dealer"]})
         hand = position["hand"]
-        for _ in range(hand - 1):  # the hands before it, dealt by the dealers in turn
-            state.dealer = state._next_dealer()
-            state.hand_no += 1
+        if hand > 1:  # the hands before it, dealt by the dealers in turn
+            state.hand_no = hand - 1
+            state.dealer = dealer_of_hand(state.first_dealer, hand - 1, rules.players)
         state.sheet = [row[:] for row in position["sheet"][:hand - 1]]
         state.apply_chance({"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands],
                             "turned": position["turned"]})
