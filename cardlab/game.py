@@ -1,7 +1,12 @@
-"""The game protocol every cardlab game follows, its rules options, and the registry.
+"""The game contract every cardlab game follows, its rules options, and the registry.
 
-A game is a :class:`Rules` subclass (validated options, the deck, the deal) plus a
-:class:`State` subclass (whose turn, legal actions, apply, scores, one seat's view). Inside
+A game is one package, ``cardlab/games/<game>/``: a :class:`Rules` subclass (validated
+options, the deck, the deal), a :class:`State` subclass (whose turn, legal actions, apply,
+scores, one seat's view, a state built at a position) and one registered :class:`Game`,
+which declares the rest as data and hooks: its :class:`GameType` (information, chance,
+tricks, an exact solver, its words), its card faces, bots, the advisor's sampler, figures
+and outcome, its solver hooks and its simulation records. The layers above read these;
+none of them tests a game's name (``docs/adding-a-game.md`` walks through one). Inside
 the engine actions and cards are small ints; ``action_text``/``parse_action`` translate to
 the readable strings stored in replays.
 

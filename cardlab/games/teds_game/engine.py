@@ -176,7 +176,8 @@ class TedsGameState(TrickTaking, TedsTable):
                     public: dict[str, Any]) -> TedsGameState:
         """The state at the deal of the position's hand (:meth:`State.at_position`): the
         draw for first dealer, the game moved on to the hand (the deal passing as the rules
-        pass it, :func:`cardlab.kernel.dealer_of_hand`) with the score sheet before it, then the deal.
+        pass it, :func:`cardlab.kernel.dealer_of_hand`) with the score sheet before it, then
+        the deal.
 
         >>> import cardlab
         >>> state = cardlab.new_game("teds-game", players=4, seed=2).state
