@@ -32,9 +32,9 @@ from _timing import rate  # noqa: E402
 import cardlab  # noqa: E402
 from cardlab.advisor import evaluate  # noqa: E402
 from cardlab.advisor.sample import SeatView, seat_view  # noqa: E402
-from cardlab.games.whot.sampler import WhotSampler  # noqa: E402
 from cardlab.bots import make_bot  # noqa: E402
 from cardlab.games.whot import WhotRules  # noqa: E402
+from cardlab.games.whot.sampler import WhotSampler  # noqa: E402
 
 
 def decision(players: int, seed: int, bot: str, want: str, **options: object
