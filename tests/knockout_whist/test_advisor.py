@@ -156,9 +156,23 @@ def last_card(state) -> bool:  # the action itself ends the play
             and all(sum(map(len, held)) <= 1 for held in state.hands))
 
 
-POSITIONS = [({"players": 2}, mid_play), ({"players": 3}, mid_play),
-             ({"players": 4, "start_size": 2, "first_dealer": 3}, mid_play),
-             ({"players": 2}, at_trumps), ({"players": 3}, at_trumps)]
+def mid_play_later(state) -> bool:  # a later hand: a total to lose, trumps chosen
+    return state.phase == "play" and state.hand_no > 1 and len(state.history) == 1 \
+        and not state.trick
+
+
+def first_follow(state) -> bool:  # the first trick led, most cards unseen
+    return state.phase == "play" and not state.history and len(state.trick) == 1
+
+
+# (each reached by test_advisor_evaluate.played_to's seeded heuristic game, with its outcome
+# still open: another seed gives other estimates)
+POSITIONS = [({"players": 2}, mid_play), ({"players": 3}, first_follow),
+             ({"players": 4}, first_follow),
+             ({"players": 4, "start_size": 2, "first_dealer": 3}, first_follow),
+             ({"players": 2}, at_trumps),
+             ({"players": 3, "start_size": 3}, at_trumps),
+             ({"players": 3, "start_size": 3}, mid_play_later)]
 
 
 @pytest.mark.parametrize(("options", "stop"), POSITIONS,
@@ -181,13 +195,13 @@ def test_the_estimates_say_who_is_knocked_out(knockout_whist):
         assert (out == 1.0) == (est.mean == -total) or total == 0
 
 
-@pytest.mark.parametrize("stop", [mid_play, last_card, at_trumps])
+@pytest.mark.parametrize("stop", [first_follow, mid_play, last_card, mid_play_later])
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
 def test_the_fast_paths_give_the_plain_paths_numbers(knockout_whist, stop, bot):
     """evaluate's fast paths (the outcome hook; for the random bot the random walks on bit
     masks down the solver's search) and the plain path of engine playouts: the same
     estimates."""
-    replay, hand, index = evaluate_tests.played_to(NAME, 4, stop, players=3)
+    replay, hand, index = evaluate_tests.played_to(NAME, 5, stop, players=3)
     fast = evaluate(replay, hand, index, rollouts=30, seed=5, bot=bot)
     plain = evaluate_tests.evaluate_mod.run(
         *evaluate_tests._run_args(replay, hand, index, bot), None)
