@@ -46,8 +46,17 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cardlab.game import CardFace, Game, GameType, Outcome, RolloutBot, Scored, State, register
-from cardlab.game import unregister
+from cardlab.game import (
+    CardFace,
+    Game,
+    GameType,
+    Outcome,
+    RolloutBot,
+    Scored,
+    State,
+    register,
+    unregister,
+)
 from cardlab.games.trick_taking import SUIT_MARK, suited_faces
 from cardlab.games.trick_taking.advice import TrickGame, play_outcome
 from cardlab.records import Records
