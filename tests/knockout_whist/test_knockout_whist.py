@@ -38,7 +38,7 @@ from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
 from cardlab.view.movie import build_movie, iter_frames
 
-from . import bot, engine, records, referee
+from . import advice, bot, brute, engine, records, referee
 from . import registered as registered_game
 from .engine import DECK, SUITS, TRUMP, KnockoutWhistRules, KnockoutWhistState
 from .referee import Referee
@@ -72,7 +72,7 @@ def _long_game(options: dict, hands: int = 2) -> cardlab.Replay:
 def test_the_folders_examples_run():
     import knockout_whist
 
-    for module in (knockout_whist, engine, bot, referee, records):
+    for module in (knockout_whist, engine, bot, referee, records, advice, brute):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
