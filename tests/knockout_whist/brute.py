@@ -9,9 +9,11 @@ solver's: ``seat`` maximises its hand score, every other seat minimises it.
 >>> import knockout_whist
 >>> with knockout_whist.registered():
 ...     import cardlab
-...     state = cardlab.new_game("knockout-whist", players=2, seed=1, start_size=1).state
-...     brute_values(state, 0)
-{7: 1, 9: 1}
+...     state = cardlab.new_game("knockout-whist", players=2, seed=3, start_size=2).state
+>>> state.snapshot()["hands"], state.snapshot()["trump"]  # East (seat 1) leads
+([['9H', 'JH'], ['10H', '9S']], 'spades')
+>>> {state.action_text(c): v for c, v in brute_values(state, 1).items()}  # 9S, a trump, takes one
+{'play 10H': 1, 'play 9S': 1}
 """
 
 from __future__ import annotations
