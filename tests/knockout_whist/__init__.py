@@ -44,23 +44,39 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from cardlab.game import Bot, CardFace, Game, GameType, register, unregister
+from cardlab.game import (
+    CardFace,
+    Game,
+    GameType,
+    Outcome,
+    RolloutBot,
+    Scored,
+    State,
+    register,
+    unregister,
+)
 from cardlab.games.trick_taking import SUIT_MARK, suited_faces
+from cardlab.games.trick_taking.advice import TrickGame, play_outcome
 from cardlab.records import Records
 
-from .engine import DECK, KnockoutWhistRules
+from .engine import DECK, KnockoutWhistRules, KnockoutWhistState
+
+if TYPE_CHECKING:
+    from cardlab.solvekernel import Search
 
 
-class KnockoutWhist(Game):
-    """The game as the layers above see it: a trick game, hidden hands, seeded deals, no
-    exact solver yet (see ``docs/adding-a-game.md`` for the hooks still to come)."""
+class KnockoutWhist(TrickGame):
+    """The game as the layers above see it: a trick game, hidden hands, seeded deals, the
+    shared trick sampler (nothing but the cards is hidden: trumps are chosen aloud), the
+    advisor's figures and outcome, and the exact solver (:mod:`.advice`)."""
 
     rules_class = KnockoutWhistRules
-    game_type = GameType(tricks=True)
+    game_type = GameType(tricks=True, exact_solver=True)
     marks = SUIT_MARK  # "trump hearts" reads "trump ♥ hearts"
 
-    def heuristic_bot(self, seed: int | str) -> Bot:
+    def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
 
         return HeuristicBot(seed)
@@ -72,6 +88,32 @@ class KnockoutWhist(Game):
         from .records import RECORDS
 
         return RECORDS
+
+    # -- the advisor ---------------------------------------------------------------------------
+    def figures(self, end: State, seat: int, start: State) -> dict[str, float]:
+        from .advice import figures
+
+        assert isinstance(end, KnockoutWhistState) and isinstance(start, KnockoutWhistState)
+        return figures(end, seat, start)
+
+    def outcome(self) -> Outcome:
+        from .advice import outcome
+
+        return play_outcome(outcome)
+
+    # -- the exact solver ----------------------------------------------------------------------
+    def solver_search(self, state: State, seat: int, bounded: bool) -> Search:
+        from .advice import search
+
+        assert isinstance(state, KnockoutWhistState)
+        return search(state, seat, bounded)
+
+    def summary_outcomes(self, state: State, seat: int, value: int, keys: set[int]
+                         ) -> dict[int, Scored]:
+        from .advice import summary_outcomes
+
+        assert isinstance(state, KnockoutWhistState)
+        return summary_outcomes(state, seat, keys)
 
 
 GAME = KnockoutWhist()

@@ -37,6 +37,12 @@ class HeuristicBot:
             held = state.hands[seat]
             return max(legal, key=lambda a: (len(held[a - TRUMP]),
                                              sum(RANK_OF[c] for c in held[a - TRUMP]), -a))
+        return self.play_card(state, seat, legal)
+
+    def play_card(self, state: KnockoutWhistState, seat: int, legal: list[int]) -> int:
+        """The card the bot plays (``legal``: the legal cards), without the dispatch on
+        the phase: the advisor's fast rollouts call it at every card
+        (:class:`cardlab.game.CardPlayer`)."""
         if not state.trick:
             return max(legal, key=lambda c: (RANK_OF[c], -c))
         winning = [c for c in legal if _beats(c, state.win_card, state.trump)]

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardlab.cards import seeded_cards
+from cardlab.cards import deal_round_robin, seeded_cards
 from cardlab.errors import CardCodeError, IllegalActionError, OptionError, brief
 from cardlab.game import Option, Rules
 from cardlab.games.trick_taking import PLAY, SuitedDeck, TrickTaking
-from cardlab.kernel import deal_rounds
+from cardlab.kernel import dealer_of_hand
 
 SUITS = ("hearts", "spades")
 SYMBOLS = ("♥", "♠")
@@ -138,6 +138,37 @@ class KnockoutWhistState(TrickTaking):
     # are replaced, never changed, but are copied too so that no rule change can share them
     _cloned_lists = ("sheet", "row", "knocked_out")
 
+    @classmethod
+    def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
+                    public: dict[str, Any]) -> KnockoutWhistState:
+        """The state at the deal of the position's hand (:meth:`State.at_position`): the
+        game moved on to the hand (the deal passing left, :func:`cardlab.kernel.
+        dealer_of_hand`) with the score sheet before it and, after the first hand, the seat
+        that chooses its trumps (the position's ``trump_chooser``: it took the most tricks in
+        the hand before, which the position no longer shows); then the deal.
+
+        >>> state = KnockoutWhistRules(players=3).new_state()
+        >>> state.apply_chance(state.seeded_chance(7))
+        >>> again = KnockoutWhistState.at_position(state.rules, state.snapshot(1),
+        ...                                        state.dealt_hands, {})
+        >>> again.snapshot() == state.snapshot()
+        True
+        """
+        assert isinstance(rules, KnockoutWhistRules)
+        state = cls(rules)
+        hand = position["hand"]
+        record: dict[str, Any] = {"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]}
+        if hand > 1:  # the hands before it, dealt by the dealers in turn
+            state.hand_no = hand - 1
+            state.dealer = dealer_of_hand(rules.options["first_dealer"], hand - 1,
+                                          rules.players)
+            state.next_chooser = position["trump_chooser"]
+        else:
+            record["turned"] = position["turned"]
+        state.sheet = [row[:] for row in position["sheet"][:hand - 1]]
+        state.apply_chance(record)
+        return state
+
     # -- chance: each deal -----------------------------------------------------------------
     def chance_kind(self) -> str | None:
         return "deal" if self.phase == PHASE_DEAL else None
@@ -156,7 +187,7 @@ class KnockoutWhistState(TrickTaking):
         turned = 1 if hand == 1 else 0  # only the first hand turns a card up
         order = seeded_cards(seed, self.rules.name, hand, population=NCARDS,
                              count=n * size + turned)
-        hands = deal_rounds(order, n, size, (self._next_dealer() + 1) % n)
+        hands = deal_round_robin(order, n, size, (self._next_dealer() + 1) % n)
         record: dict[str, Any] = {"hands": [[DECK.codes[c] for c in sorted(h)] for h in hands]}
         if turned:
             record["turned"] = DECK.codes[order[n * size]]

@@ -38,7 +38,7 @@ from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
 from cardlab.view.movie import build_movie, iter_frames
 
-from . import bot, engine, records, referee
+from . import advice, bot, brute, engine, records, referee
 from . import registered as registered_game
 from .engine import DECK, SUITS, TRUMP, KnockoutWhistRules, KnockoutWhistState
 from .referee import Referee
@@ -72,7 +72,7 @@ def _long_game(options: dict, hands: int = 2) -> cardlab.Replay:
 def test_the_folders_examples_run():
     import knockout_whist
 
-    for module in (knockout_whist, engine, bot, referee, records):
+    for module in (knockout_whist, engine, bot, referee, records, advice, brute):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
@@ -80,7 +80,7 @@ def test_the_folders_examples_run():
 def test_the_game_is_registered_by_the_test_alone(knockout_whist):
     assert get_game(NAME) is knockout_whist and NAME in list_games()
     assert knockout_whist.rules(players=3).game is knockout_whist
-    assert knockout_whist.game_type.tricks and not knockout_whist.game_type.exact_solver
+    assert knockout_whist.game_type.tricks and knockout_whist.game_type.exact_solver
     assert knockout_whist.card_faces()["QH"] == ["Q", "♥", "red", 0, "Q♥"]
 
 
