@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import cardlab
-from cardlab import explore, frames
+from cardlab import dataframes, explore
 from cardlab.cursor import Cursor
 from cardlab.loader import replay_line
 from cardlab.replay import Action, Hand, LinePath, index_of_hand
@@ -34,23 +34,23 @@ def _rows(value: Any) -> Any:
         return value.data.to_dict("split")
     if hasattr(value, "to_dict"):  # a DataFrame
         return value.to_dict("split")
-    if isinstance(value, list) and value and isinstance(value[0], frames.Step):
+    if isinstance(value, list) and value and isinstance(value[0], dataframes.Step):
         return [(s.step, s.hand, s.hand_index, s.index, s.action and s.action.act)
                 for s in value]
-    if isinstance(value, list) and value and isinstance(value[0], frames.HandResult):
+    if isinstance(value, list) and value and isinstance(value[0], dataframes.HandResult):
         return [(r.hand_index, r.number, r.scores, r.totals, r.ended) for r in value]
     return value
 
 
 # Functions that show one hand when given one (and the whole main line for hand=None).
 ONE_HAND: dict[str, Call] = {
-    "frames.walk": lambda r, h, p: list(frames.walk(r, h, p)),
-    "frames.positions": lambda r, h, p: list(frames.positions(r, h, p)),
-    "frames.play_rows": frames.play_rows,
-    "frames.plays": frames.plays,
-    "frames.tricks": frames.tricks,
-    "frames.steps": lambda r, h, p: frames.steps(r, "en", h, p),
-    "frames.seat_steps": frames.seat_steps,
+    "frames.walk": lambda r, h, p: list(dataframes.walk(r, h, p)),
+    "frames.positions": lambda r, h, p: list(dataframes.positions(r, h, p)),
+    "frames.play_rows": dataframes.play_rows,
+    "frames.plays": dataframes.plays,
+    "frames.tricks": dataframes.tricks,
+    "frames.steps": lambda r, h, p: dataframes.steps(r, "en", h, p),
+    "frames.seat_steps": dataframes.seat_steps,
     "charts.cards_taken": charts.cards_taken,
     "charts.hat_travels": charts.hat_travels,
     "charts.cards_in_hand": charts.cards_in_hand,
@@ -58,11 +58,11 @@ ONE_HAND: dict[str, Call] = {
 
 # Functions that show the whole game with hand ``hand`` played along ``path``.
 WHOLE_GAME: dict[str, Call] = {
-    "frames.hand_results_list": frames.hand_results_list,
-    "frames.hand_results": frames.hand_results,
-    "frames.sheet_rows": frames.sheet_rows,
-    "frames.score_sheet": frames.score_sheet,
-    "frames.styled_sheet": lambda r, h, p: frames.styled_sheet(r, 1, h, p),
+    "frames.hand_results_list": dataframes.hand_results_list,
+    "frames.hand_results": dataframes.hand_results,
+    "frames.sheet_rows": dataframes.sheet_rows,
+    "frames.score_sheet": dataframes.score_sheet,
+    "frames.styled_sheet": lambda r, h, p: dataframes.styled_sheet(r, 1, h, p),
     "charts.score_series": charts.score_series,
     "charts.score_evolution": charts.score_evolution,
 }
@@ -216,4 +216,4 @@ def test_the_check_names_the_range_of_any_replay(review):
     with pytest.raises(cardlab.CardlabError, match="the replay has no hands yet, not 1$"):
         index_of_hand(one, 1)
     with pytest.raises(cardlab.CardlabError, match=r"give hand="):
-        frames.walk(review, None, ((0, 0),))
+        dataframes.walk(review, None, ((0, 0),))

@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 import pytest
 
 import cardlab
-from cardlab import explore, frames
+from cardlab import dataframes, explore
 from cardlab.bots import make_bot
 from cardlab.replay import Action
 from cardlab.view import charts
@@ -162,22 +162,22 @@ def test_the_hostile_replay_is_valid_and_keeps_its_strings(hostile):
 
 
 def test_the_score_sheets_show_seat_names_as_text(hostile):
-    styled = frames.styled_sheet(hostile, current=1).to_html()
+    styled = dataframes.styled_sheet(hostile, current=1).to_html()
     assert_inert(styled, TABLE_TAGS, SEATS)
     assert "#fff3b0" in styled  # still highlighted
 
 
 def test_every_frame_shows_the_files_text_as_text(hostile):
     for lang in ("en", "no"):
-        steps = frames.steps(hostile, lang=lang)
+        steps = dataframes.steps(hostile, lang=lang)
         shown = [n for n in steps["note"].dropna().tolist()[:5]]
         assert shown and all("<script>" in n for n in shown)
         assert_inert(notebook_html(steps), TABLE_TAGS, SEATS[:1] + shown)
     variation = hostile.variation_paths(1)[0]
-    steps = frames.steps(hostile, hand=1, path=variation, lang="en")
+    steps = dataframes.steps(hostile, hand=1, path=variation, lang="en")
     assert_inert(notebook_html(steps), TABLE_TAGS, [note(900, "variation")])
-    for make in (frames.score_sheet, frames.hand_results, frames.plays, frames.tricks,
-                 frames.seat_steps, frames.score_components, frames.bid_results):
+    for make in (dataframes.score_sheet, dataframes.hand_results, dataframes.plays, dataframes.tricks,
+                 dataframes.seat_steps, dataframes.score_components, dataframes.bid_results):
         df = make(hostile)
         shown = [n for n in SEATS if len(df) and n in df.to_numpy().tolist().__repr__()
                  or n in list(df.columns)]
