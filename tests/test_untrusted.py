@@ -176,8 +176,9 @@ def test_every_frame_shows_the_files_text_as_text(hostile):
     variation = hostile.variation_paths(1)[0]
     steps = dataframes.steps(hostile, hand=1, path=variation, lang="en")
     assert_inert(notebook_html(steps), TABLE_TAGS, [note(900, "variation")])
-    for make in (dataframes.score_sheet, dataframes.hand_results, dataframes.plays, dataframes.tricks,
-                 dataframes.seat_steps, dataframes.score_components, dataframes.bid_results):
+    for make in (dataframes.score_sheet, dataframes.hand_results, dataframes.plays,
+                 dataframes.tricks, dataframes.seat_steps, dataframes.score_components,
+                 dataframes.bid_results):
         df = make(hostile)
         shown = [n for n in SEATS if len(df) and n in df.to_numpy().tolist().__repr__()
                  or n in list(df.columns)]
