@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...game import Game, Outcome, Sampler, SeatView
+from .sampler import TrickSampler
 from .state import TrickTaking
 
 
@@ -29,8 +30,6 @@ class TrickGame(Game):
     hidden actions. The defaults: no action is hidden."""
 
     def sampler(self, view: SeatView) -> Sampler:
-        from .sampler import TrickSampler
-
         return TrickSampler(view)
 
     # -- hidden actions, as the trick sampler draws them -------------------------------------

@@ -15,10 +15,10 @@ a run of rejections an exact draw that counts the consistent layouts per suit
 A template state is built once from the view (the game's state at the start of this hand,
 :meth:`~cardlab.game.State.at_position`, dealt consistently with the view, the hand's visible
 actions replayed); each sample clones it and fills in the other hands. Hidden actions are
-drawn per sample (docs/advisor-sampling.md), as the game's hooks say
-(:class:`~.advice.TrickGame`): a face-down value (Bob's Hat's hat) and secret decisions (its
-secret bids), by default as the heuristic bot would choose them with the sampled cards
-(``hidden="bot"``), or uniformly among the legal choices (``hidden="uniform"``). Samples whose
+drawn per sample (docs/advisor-sampling.md), as the game's hooks say (:class:`TrickHooks`,
+which :class:`~.advice.TrickGame` gives every trick game): a face-down value (Bob's Hat's
+hat) and secret decisions (its secret bids), by default as the heuristic bot would choose
+them with the sampled cards (``hidden="bot"``), or uniformly among the legal choices (``hidden="uniform"``). Samples whose
 drawn decisions would change the seat's own legal actions (which it sees) are drawn again;
 when the bot's choices never fit (Bob's Hat's bot never bids double fewest), uniform ones are
 drawn.
@@ -29,14 +29,29 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ...errors import CardlabError
-from ...game import RolloutBot, SeatView
+from ...game import Bot, RolloutBot, SeatView
 from ...kernel import hands_by_suit
 from ...solvekernel import deal_direct, deal_reject
-from .advice import TrickGame
 from .state import SuitedDeck, TrickTaking
+
+
+@runtime_checkable
+class TrickHooks(Protocol):
+    """What the trick sampler asks of a game about its hidden actions: the hooks of
+    :class:`~.advice.TrickGame`, documented there (declared here, so that the sampler does
+    not import the class that makes it)."""
+
+    def heuristic_bot(self, seed: int | str) -> Bot: ...
+    def secret_decision(self, text: str) -> bool: ...
+    def face_down(self, text: str) -> str | None: ...
+    def face_down_value(self, state: TrickTaking) -> int: ...
+    def draw_face_down(self, template: TrickTaking, actor: int, dealt: list[int],
+                       rng: random.Random, uniform: bool) -> int: ...
+    def set_face_down(self, state: TrickTaking, value: int) -> None: ...
+    def keep_shown(self, template: TrickTaking, position: dict[str, Any]) -> None: ...
 
 REJECTION_TRIES = 64  # uniform deals tried before the exact draw takes over
 EAGER_BUCKETS = 4  # up to this many other hands, the consistent layouts are counted at once
@@ -277,7 +292,7 @@ class TrickSampler:
         self.hidden = hidden
         rules = view.rules
         game = rules.game
-        if not isinstance(game, TrickGame):
+        if not isinstance(game, TrickHooks):
             raise CardlabError(f"the trick sampler draws the hands of trick games, not of "
                                f"{rules.title}")
         self.game = game
