@@ -16,12 +16,12 @@ A template state is built once from the view (the game's state at the start of t
 :meth:`~cardlab.game.State.at_position`, dealt consistently with the view, the hand's visible
 actions replayed); each sample clones it and fills in the other hands. Hidden actions are
 drawn per sample (docs/advisor-sampling.md), as the game's hooks say (:class:`TrickHooks`,
-which :class:`~.advice.TrickGame` gives every trick game): a face-down value (Bob's Hat's
-hat) and secret decisions (its secret bids), by default as the heuristic bot would choose
-them with the sampled cards (``hidden="bot"``), or uniformly among the legal choices (``hidden="uniform"``). Samples whose
-drawn decisions would change the seat's own legal actions (which it sees) are drawn again;
-when the bot's choices never fit (Bob's Hat's bot never bids double fewest), uniform ones are
-drawn.
+which :class:`~.advice.TrickGame` gives every trick game): a face-down value (Bob's Hat's hat)
+and secret decisions (its secret bids), by default as the heuristic bot would choose them with
+the sampled cards (``hidden="bot"``), or uniformly among the legal choices
+(``hidden="uniform"``). Samples whose drawn decisions would change the seat's own legal
+actions (which it sees) are drawn again; when the bot's choices never fit (Bob's Hat's bot
+never bids double fewest), uniform ones are drawn.
 """
 
 from __future__ import annotations
