@@ -42,8 +42,8 @@ from typing import Any
 
 from .cursor import walk
 from .errors import OptionError, brief
-from .loader import EVAL_BOTS, check_rollouts
 from .replay import Replay
+from .validation import EVAL_BOTS, check_rollouts
 
 SEED_BITS = 53  # a derived seed stays an exact number in JavaScript too (the viewer reads it)
 

@@ -554,3 +554,24 @@ def _dumps(data: dict[str, Any]) -> str:
 def save_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically; see :mod:`cardlab.files` for what that promises."""
     write_text(path, text)
+
+
+def kind_of(value: Any) -> str:
+    """What a value read from a replay file is, as a refusal names it.
+
+    >>> kind_of(None), kind_of(3), kind_of("hat +5"), kind_of([1])
+    ('null', 'the number 3', "the text 'hat +5'", 'a list')
+    """
+    if type(value) is Action:
+        return "an action object"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

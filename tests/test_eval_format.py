@@ -264,7 +264,7 @@ def test_an_eval_counts_in_the_nesting_limit():
 
 def test_the_format_knows_the_bots_the_advisor_plays():
     from cardlab.advisor.evaluate import BOTS
-    from cardlab.loader import EVAL_BOTS
+    from cardlab.validation import EVAL_BOTS
 
     assert EVAL_BOTS == BOTS
 
@@ -296,7 +296,7 @@ def test_records_at_the_edges_of_the_range_load_show_page_and_add_up():
     """The numbers' range (docs/replay-format.md) keeps every view finite: each decision's
     values at the bounds, the played action a billion below the best, every hand."""
     from cardlab.advisor import report
-    from cardlab.loader import EVAL_ROLLOUTS_MAX, EVAL_SEED_MAX, EVAL_STDERR_MAX, EVAL_VALUE_MAX
+    from cardlab.validation import EVAL_ROLLOUTS_MAX, EVAL_SEED_MAX, EVAL_STDERR_MAX, EVAL_VALUE_MAX
 
     doc = data("whot")
     count = 0

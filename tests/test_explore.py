@@ -15,8 +15,8 @@ import cardlab
 from cardlab import explore
 from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
-from cardlab.loader import validate
 from cardlab.replay import Action
+from cardlab.validation import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 REVIEW = ROOT / "replays" / "norwegian-review.json"

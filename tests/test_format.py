@@ -11,8 +11,9 @@ import pytest
 import cardlab
 from cardlab.bots import make_bot
 from cardlab.errors import ActionTextError, LimitError
-from cardlab.loader import from_dict, replay_line, validate
+from cardlab.loader import from_dict
 from cardlab.replay import Action
+from cardlab.validation import replay_line, validate
 
 
 def played(game="teds-game", players=3, seed=10, **options):

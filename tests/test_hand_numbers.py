@@ -19,8 +19,8 @@ import pytest
 import cardlab
 from cardlab import dataframes, explore
 from cardlab.cursor import Cursor
-from cardlab.loader import replay_line
 from cardlab.replay import Action, Hand, LinePath, index_of_hand
+from cardlab.validation import replay_line
 from cardlab.view import ReplayViewer, charts
 
 Call = Callable[[cardlab.Replay, Any, LinePath], Any]
@@ -161,7 +161,7 @@ def _replay_calls() -> dict[str, Call]:
         "Replay.line": lambda r, h, p: r.line(h, p),
         "Replay.variation_paths": lambda r, h, p: r.variation_paths(h),
         "Replay.add_variation": lambda r, h, p: r.add_variation(h, p, 0, bid),
-        "loader.replay_line": lambda r, h, p: replay_line(r, r.new_state(), h, bid),
+        "validation.replay_line": lambda r, h, p: replay_line(r, r.new_state(), h, bid),
         "explore.line_state": lambda r, h, p: explore.line_state(r, h, p, 0),
         "explore.branch": lambda r, h, p: explore.branch(r, h, 0, "hat -10"),
         "explore.compare": lambda r, h, p: explore.compare(r, h, ((0, 0),)),

@@ -47,8 +47,8 @@ from typing import Any
 from ..errors import CardlabError, OptionError, brief
 from ..game import State, TrickBid, get_game, list_games
 from ..kernel import TrickTable
-from ..loader import check_rollouts
 from ..replay import Replay
+from ..validation import check_rollouts
 from .evaluate import BOTS, run
 from .sample import sampler_for, seat_view
 

@@ -57,9 +57,9 @@ from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, brief
 from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
 from ..kernel import PLAY, TrickTable
-from ..loader import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
+from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from .randomplay import random_sums
 from .sample import sampler_for, seat_view
 from .solver import solvable
