@@ -22,6 +22,7 @@ from typing import Any
 
 from . import strictjson
 from .errors import ReplayError, brief
+from .game import list_games
 from .limits import DEFAULT_LIMITS, Limits, exceeded
 from .replay import EVAL_VERSION, FORMAT, VERSION, VERSIONS, Action, Hand, Replay, kind_of
 from .seats import seat_name_problem
@@ -227,8 +228,8 @@ class _Reader:
         self.keys(data, "$", TOP_KEYS, REQUIRED, "a replay")
         game = data["game"]
         if not isinstance(game, str) or not game:
-            raise self.fail("$.game", f"the game is a name such as 'bobs-hat', not "
-                                      f"{kind_of(game)}")
+            raise self.fail("$.game", f"the game is a name such as "
+                                      f"{sorted(list_games())[0]!r}, not {kind_of(game)}")
         options = data["options"]
         if not isinstance(options, dict):
             raise self.fail("$.options", f"the options are an object, not {kind_of(options)}")

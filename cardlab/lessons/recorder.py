@@ -34,7 +34,7 @@ from typing import Any
 
 from ..dataframes import require, sheet_rows
 from ..errors import CardlabError, OptionError
-from ..game import GameType, get_game
+from ..game import GameType, get_game, list_games
 from ..loader import load
 from ..replay import Replay
 from ..table import Table, new_game
@@ -101,8 +101,9 @@ class Recorder:
             self.table = rebuild(loaded)
         else:
             if game is None:
+                first = sorted(list_games())[0]
                 raise CardlabError(f"{self.path}: no such file; to start a new recording, "
-                                   "give the game (Recorder(path, 'bobs-hat', players=4))")
+                                   f"give the game (Recorder(path, {first!r}, players=4))")
             self.table = new_game(game, players, seats=seats, meta=meta, **options)
         self.message = ""  # the last refusal (the rules' reason), "" when the last entry stood
         self.said = "opened " + self.path.name if self.path.exists() else "a new recording"

@@ -99,7 +99,12 @@ class Whot(Game):
         return HeuristicBot(seed)
 
     def card_faces(self) -> dict[str, CardFace]:
-        """The code spells the face; "/k" marks a later copy of a card."""
+        """The code spells the face; "/k" marks a later copy of a card.
+
+        >>> faces = Whot().card_faces()
+        >>> faces["whot20/4"], faces["star3/2"]
+        (['20', 'WHOT', 'whot', 0, 'WHOT'], ['3', '★', 'whot', 0, 'star 3'])
+        """
         out: dict[str, CardFace] = {}
         for code in DECK.codes:
             face = code.split("/")[0]
