@@ -229,7 +229,7 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
-        if fast is not None and getattr(start, "phase", None) is PLAY:
+        if fast is not None and isinstance(start, TrickTable) and start.phase is PLAY:
             # The play only is left: the playouts stop at the end of play and the outcome
             # hook scores the hand once for the value and the figures (the same numbers as
             # the engine's end of hand: tests/test_advisor_evaluate.py). In the play phase
@@ -295,9 +295,9 @@ def _card_play(bot: str, game: str
 def _numbers_needed(state: State) -> int:
     """Random numbers a playout of the rest of the hand reads at most: one per decision
     (trick games: every card held, a bid each and the hat); 64 for other games."""
-    hands = getattr(state, "hands", None)
-    if getattr(state, "suit_of", None) is None or hands is None:
+    if not isinstance(state, TrickTable):
         return 64
+    hands = state.hands
     return sum(map(len, chain.from_iterable(hands))) + 2 * len(hands) + 2
 
 
@@ -352,9 +352,8 @@ def _playout(bot: str, game: str, seat: int
 
 
 def _few_cards(state: State) -> bool:
-    hands = getattr(state, "hands", None)
-    return (getattr(state, "phase", "") == "play" and hands is not None
-            and max(sum(len(s) for s in held) for held in hands) <= EXACT_CARDS)
+    return (isinstance(state, TrickTable) and state.phase == PLAY
+            and max(sum(len(s) for s in held) for held in state.hands) <= EXACT_CARDS)
 
 
 def _solver() -> Callable[[State, int], dict[int, int]]:
