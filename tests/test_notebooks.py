@@ -162,9 +162,10 @@ def walkthrough() -> notebooks.Run:
         "cell-14": """{'paths': again.variation_paths(1) == [branch.path],
                        'line': [a.act for a in again.line(1, branch.path)],
                        'main': [a.act for a in replay.line(1, branch.path)]}""",
-        "cell-16": """{'score 1': frames.score_sheet(replay).loc[(1, 'score')].tolist(),
-                       'score 2': frames.score_sheet(replay).loc[(2, 'score')].tolist(),
-                       'sub-total 2': frames.score_sheet(replay).loc[(2, 'sub-total')].tolist()}""",
+        "cell-16": """{'score 1': dataframes.score_sheet(replay).loc[(1, 'score')].tolist(),
+                       'score 2': dataframes.score_sheet(replay).loc[(2, 'score')].tolist(),
+                       'sub-total 2':
+                           dataframes.score_sheet(replay).loc[(2, 'sub-total')].tolist()}""",
         "cell-19": "{'travels': travels}",
         "cell-23": "{'cards': viewer.trick_cards()}",
     })
@@ -237,8 +238,8 @@ def bobs_hat() -> notebooks.Run:
         "cell-05a": "{'cards': viewer.trick_cards()}",
         "cell-05c": """{'phase': viewer.position['phase'], 'last': shown['sheet'][-1],
                         'totals': replay.totals, 'result': shown['res']}""",
-        "cell-07": """{'total': frames.score_sheet(replay).loc[(10, 'total')].tolist(),
-                       'scores': frames.score_sheet(replay).xs('score', level='line')
+        "cell-07": """{'total': dataframes.score_sheet(replay).loc[(10, 'total')].tolist(),
+                       'scores': dataframes.score_sheet(replay).xs('score', level='line')
                                  .sum().tolist(),
                        'totals': replay.totals}""",
         "cell-09": "{'plays': len(plays)}",
@@ -247,7 +248,7 @@ def bobs_hat() -> notebooks.Run:
                                                 [0]['hands'][2]['s']].act}""",
         "cell-11a": """{'hand': branch.hand,
                         'line': viewer.lines()[viewer.widget.line][0]}""",
-        "cell-16": "sorted(set(frames.bid_results(replay)['bid']))",
+        "cell-16": "sorted(set(dataframes.bid_results(replay)['bid']))",
     })
 
 
@@ -294,7 +295,7 @@ def teds_game() -> notebooks.Run:
         "cell-06": "{'refusal': refusal}",
         "cell-10": "{'info': viewer.frame()['info']}",
         "cell-10a": """{'result': viewer.frame()['res'], 'totals': replay.totals,
-                        'last': frames.score_sheet(replay).iloc[-1].tolist()}""",
+                        'last': dataframes.score_sheet(replay).iloc[-1].tolist()}""",
     })
 
 
@@ -335,7 +336,7 @@ def whot() -> notebooks.Run:
                        'called': first['action'].split(' call ')[1].split()[0],
                        'stock': viewer.position['stock_size'],
                        'centre': {k: viewer.frame()['call'][k] for k in ('c', 't')}}""",
-        "cell-11": """{'last': frames.score_sheet(replay).iloc[-1].tolist(),
+        "cell-11": """{'last': dataframes.score_sheet(replay).iloc[-1].tolist(),
                        'totals': replay.totals, 'seats': replay.seats,
                        'winners': viewer.position['rubber_winners'],
                        'result': viewer.frame()['res']}""",
