@@ -90,6 +90,32 @@ def test_outside_a_test_no_layer_knows_the_game():
         cardlab.new_game(NAME, players=2)
 
 
+
+def test_a_game_registered_again_is_seen_afresh(knockout_whist):
+    # The views cache a game's faces and texts, and a replay its rules: a game taken out of
+    # the registry and replaced by another of the same name must not be seen through them.
+    from cardlab.game import register, unregister
+    from cardlab.view.wording import card_faces, pretty
+
+    replay = _played({"players": 2}, seed=1, kind="random")
+    assert card_faces(NAME)["QH"][4] == "Q♥" and pretty(NAME, "play QH") == "play Q♥"
+    assert replay.rules.game is knockout_whist
+
+    class Renamed(type(knockout_whist)):  # the same game, with its cards named in words
+        def card_faces(self):
+            return {code: [*face[:4], face[4].replace("♥", " of hearts")]
+                    for code, face in super().card_faces().items()}
+
+    unregister(NAME)
+    other = register(Renamed())
+    try:
+        assert card_faces(NAME)["QH"][4] == "Q of hearts"
+        assert pretty(NAME, "play QH") == "play Q of hearts"
+        assert cardlab.loads(replay.to_json()).rules.game is other
+    finally:
+        unregister(NAME)
+        register(knockout_whist)
+
 # -- the referee, step by step ----------------------------------------------------------------
 
 def _refused(state: KnockoutWhistState, ref: Referee, rng: random.Random) -> None:
