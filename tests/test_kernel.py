@@ -14,6 +14,9 @@ import inspect
 import os
 import pickle
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -28,6 +31,8 @@ from cardlab.games.bobs_hat import engine as bobs_hat
 from cardlab.games.teds_game import engine as teds_game
 from cardlab.games.teds_game import kernel as teds_kernel
 from cardlab.games.trick_taking import state as tricks
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SOURCE = Path(kernel.__file__).with_name("kernel.py")
 TEDS_SOURCE = Path(teds_kernel.__file__).with_name("kernel.py")
@@ -334,3 +339,27 @@ def test_deal_seeded_plays_as_the_recorded_deal(game, options):
             slow.apply(action)
         assert fast.snapshot() == slow.snapshot()
     assert fast.totals() == slow.totals()
+
+
+def test_the_pure_kernel_says_so_once_and_can_be_silenced(tmp_path):
+    # A copy of the package without its compiled libraries: what a build without a compiler
+    # installs. Its import warns once; CARDLAB_PURE=1 (the pure kernel meant) does not.
+    shutil.copytree(ROOT / "cardlab", tmp_path / "cardlab",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    probe = ("import warnings\n"
+             "with warnings.catch_warnings(record=True) as seen:\n"
+             "    warnings.simplefilter('always')\n"
+             "    import cardlab, cardlab.cli, cardlab.kernel\n"
+             "print(cardlab.kernel.COMPILED,\n"
+             "      [(w.category.__name__, str(w.message)) for w in seen])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDLAB_PURE", "PYTHONPATH")}
+    for pure, expected in (("", 1), ("1", 0)):
+        done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, text=True,
+                              capture_output=True, timeout=120,
+                              env={**env, "CARDLAB_PURE": pure})
+        assert done.returncode == 0, done.stderr
+        compiled, warned = done.stdout.split(" ", 1)
+        assert compiled == "False"
+        assert warned.count("PureKernelWarning") == expected, warned
+        if expected:
+            assert "runs as plain Python" in warned and "CARDLAB_PURE=1" in warned
