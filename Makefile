@@ -53,7 +53,7 @@ INSTALL_INPUTS := pyproject.toml setup.py cardlab/kernel.py cardlab/games/teds_g
 	cardlab/solvekernel.py
 
 $(VENV)/.stamp-notebook: $(INSTALL_INPUTS) | $(PY)
-	$(PIP) -e '.[notebook]'
+	$(PIP) -e '.[lab]'
 	touch $@
 
 $(VENV)/.stamp-test: $(INSTALL_INPUTS) | $(PY)

@@ -42,17 +42,38 @@ from .replay import Action, LinePath, Replay, index_of_hand
 
 
 class MissingExtraError(CardlabError, ImportError):
-    """An optional dependency (pandas, plotly, ipywidgets...) is not installed."""
+    """An optional dependency (pandas, plotly, anywidget, pyarrow...) is not installed."""
 
 
-def require(module: str, extra: str = "notebook") -> ModuleType:
-    """Import an optional dependency, or raise :class:`MissingExtraError` saying what to install."""
+EXTRAS: dict[str, str] = {
+    # what each optional module comes with (pyproject.toml's extras; tests/test_packaging.py
+    # checks this table against them): a kernel's viewer, frames and charts...
+    "anywidget": "widgets", "traitlets": "widgets", "pandas": "widgets", "numpy": "widgets",
+    "plotly": "widgets",
+    "pyarrow": "sim",  # ...simulations' Parquet files...
+    "dask": "scale", "distributed": "scale",  # ...simulations on a cluster...
+    # ...and what runs notebooks (the handouts execute the lessons): JupyterLab's server
+    "nbformat": "lab", "nbclient": "lab", "mistune": "lab",
+}
+
+
+def require(module: str, extra: str | None = None) -> ModuleType:
+    """Import an optional dependency, or raise :class:`MissingExtraError` saying which extra
+    to install (``extra``, else the one that brings the module: :data:`EXTRAS`).
+
+    >>> require("no_such_module_here")
+    Traceback (most recent call last):
+      ...
+    cardlab.dataframes.MissingExtraError: no_such_module_here is needed for this (it is not \
+installed: No module named 'no_such_module_here'); install it with: pip install 'cardlab[widgets]'
+    """
     try:
         return importlib.import_module(module)
     except ImportError as err:
+        which = extra or EXTRAS.get(module.split(".")[0], "widgets")
         raise MissingExtraError(
-            f"{module} is needed for this (it is not installed: {err}); install the extra "
-            f"with: pip install 'cardlab[{extra}]'") from None
+            f"{module} is needed for this (it is not installed: {err}); install it with: "
+            f"pip install 'cardlab[{which}]'") from None
 
 
 # -- walking a line ------------------------------------------------------------------------

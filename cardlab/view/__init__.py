@@ -13,7 +13,7 @@ standalone page), and plotly charts.
 
 Importing this package is light: anywidget and plotly are imported only when the viewer or a
 chart is used; without them a :class:`cardlab.dataframes.MissingExtraError` names the pip
-command (``pip install 'cardlab[notebook]'``).
+command (``pip install 'cardlab[widgets]'``).
 
 >>> from cardlab.view import build_movie, page_html
 >>> callable(build_movie) and callable(page_html)

@@ -40,7 +40,7 @@ from .assets import VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty
 from .page import json_text
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 BOT_KINDS = ("heuristic", "random")
