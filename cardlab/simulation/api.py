@@ -25,10 +25,19 @@ from ..dataframes import require
 from ..errors import CardlabError, OptionError, SaveError, brief
 from ..files import AtomicTarget, check_target, reason, write_text
 from ..game import get_game
+from ..records import Column
 from . import summary as _summary
 from .backends import Dask, Pool, Serial, connect, cpu_count
 from .rows import Chunk
-from .schema import SCHEMA_VERSION, categories, games_schema, hands_schema
+from .schema import (
+    GAMES_COLUMNS,
+    SCHEMA_VERSION,
+    categories,
+    games_schema,
+    hands_columns,
+    hands_schema,
+    pandas_metadata,
+)
 from .spec import Spec, make_spec
 
 META_KEY = b"cardlab"
@@ -75,15 +84,19 @@ def _order(spec: Spec) -> dict[str, list[str]]:
     return {"bot": sorted(set(spec.bots)), "seat": list(spec.seats)}
 
 
+def _pandas_key(spec: Spec, columns: tuple[Column, ...]) -> bytes:
+    return pandas_metadata(columns, categories(spec.game, list(spec.seats), list(spec.bots)))
+
+
 def to_frame(table: Any, spec: Spec) -> Any:
-    """A pyarrow table of a run as a DataFrame, the categories in their fixed order."""
+    """A pyarrow table of a run as a DataFrame, as pandas reads the run's Parquet files
+    (through their pandas metadata: a nullable count is pandas' ``Int16``, not floats with
+    NaN), the categories in their fixed order."""
     pd = require("pandas", "sim")
-    frame = table.to_pandas()
-    for field in table.schema:
-        if field.nullable and str(field.type).startswith("int"):
-            # a nullable count stays a whole number (pandas' Int16), not floats with NaN
-            frame[field.name] = frame[field.name].astype(pd.api.types.pandas_dtype(
-                str(field.type).replace("int", "Int")))
+    columns = GAMES_COLUMNS if table.schema.names == [c.name for c in GAMES_COLUMNS] \
+        else hands_columns(spec.game)
+    meta = {**(table.schema.metadata or {}), b"pandas": _pandas_key(spec, columns)}
+    frame = table.replace_schema_metadata(meta).to_pandas()
     for column, cats in categories(spec.game, list(spec.seats), list(spec.bots)).items():
         if column in frame:
             series = frame[column]
@@ -117,11 +130,14 @@ class _Sink:
         self.writers: list[Any] = []
         self.names = [os.fspath(out), os.fspath(games_out)]
         try:
-            for path, schema in ((out, hands_schema(spec.game)), (games_out, games_schema())):
+            for path, schema, columns in (
+                    (out, hands_schema(spec.game), hands_columns(spec.game)),
+                    (games_out, games_schema(), GAMES_COLUMNS)):
                 target = AtomicTarget(path)
                 self.targets.append(target)
+                keys = {**meta, b"pandas": _pandas_key(spec, columns)}  # pd.read_parquet's
                 self.writers.append(pq.ParquetWriter(os.fspath(target.path),
-                                                     schema.with_metadata(meta)))
+                                                     schema.with_metadata(keys)))
         except BaseException:
             self.abort()
             raise
