@@ -49,6 +49,7 @@ from .errors import CardlabError
 ORPHANED = 70  # a worker's exit status when its command is gone (EX_SOFTWARE)
 JOIN_SECONDS = 2.0  # how long a stopped worker is waited for before it is killed
 HEADER = 8  # bytes of a message's length, before the message
+STOP = bytes(HEADER)  # a message of length 0: the worker's last
 # What a worker runs: the command's own import path first, so that it finds the same cardlab.
 BOOT = ("import sys; sys.path[:] = __import__('json').loads(sys.argv[1]); "
         "from cardlab.workers import serve; serve()")
@@ -93,7 +94,7 @@ def serve() -> None:
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    inbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
     threading.Thread(target=_read_jobs, args=(jobs, inbox), name="cardlab-lifeline",
                      daemon=True).start()
     answer: bytes | None = _pack(("ready",))
@@ -103,23 +104,24 @@ def serve() -> None:
                 _send(answers, answer)
             except OSError:  # the command is gone (the lifeline thread is exiting too)
                 os._exit(ORPHANED)
-        job = inbox.get()
-        if job is None:
-            return
-        function, args, wanted = job
+        data = inbox.get()
+        if not data:
+            return  # STOP
         try:
+            function, args, wanted = pickle.loads(data)  # (it may import a module)
             value = function(*args)
             answer = _pack(("value", value)) if wanted else None
         except Exception as err:  # noqa: BLE001 - raised again in the command
             answer = _pack(("error", *_portable(err)))
 
 
-def _read_jobs(jobs: IO[bytes], inbox: queue.SimpleQueue[Any]) -> None:
+def _read_jobs(jobs: IO[bytes], inbox: queue.SimpleQueue[bytes]) -> None:
+    # The jobs are read as they come, and unpickled by the main thread: this one is always
+    # reading, so it sees the end of the stream at once.
     while (data := _receive(jobs)) is not None:
-        job = pickle.loads(data)
-        inbox.put(job)
-        if job is None:
-            return  # told to stop: the end of the stream that follows is expected
+        inbox.put(data)
+        if not data:
+            return  # STOP: the end of the stream that follows is expected
     os._exit(ORPHANED)  # the command is gone: no one wants this worker's results
 
 
@@ -162,9 +164,14 @@ class _Worker:
         apart: dict[str, Any] = {"start_new_session": True}
         if sys.platform == "win32":
             apart = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
-        self.process = subprocess.Popen([sys.executable, "-c", BOOT, json.dumps(sys.path)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        **apart)
+        try:
+            self.process = subprocess.Popen([sys.executable, "-c", BOOT,
+                                             json.dumps(sys.path)],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            **apart)
+        except OSError as err:
+            raise CardlabError(f"cannot start a worker process ({sys.executable}: "
+                               f"{err.strerror or err}); use workers=0") from None
         self.ready = False
         self.busy = False
         self.tag: Any = None
@@ -181,10 +188,10 @@ class _Worker:
                 events.put((self, data))
         events.put((self, None))
 
-    def send(self, job: object) -> None:
+    def send(self, packed: bytes) -> None:
         assert self.process.stdin is not None
         try:
-            _send(self.process.stdin, _pack(job))
+            _send(self.process.stdin, packed)
         except OSError:
             pass  # the worker is gone: the end of its output says so, and loses the job
 
@@ -193,7 +200,7 @@ class _Worker:
         if now:
             self.process.terminate()
         else:
-            self.send(None)
+            self.send(STOP)
 
     def reap(self) -> None:
         """Wait for the worker to end, a bounded time, then kill it."""
@@ -217,7 +224,7 @@ class WorkerPool:
     def __init__(self, size: int, setup: Callable[..., Any] | None = None,
                  setup_args: tuple[Any, ...] = ()) -> None:
         self.size = size
-        self.setup = None if setup is None else (setup, setup_args, False)
+        self.setup = None if setup is None else _pack((setup, setup_args, False))
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.workers: list[_Worker] = []
 
@@ -232,6 +239,7 @@ class WorkerPool:
     def submit(self, tag: Any, function: Callable[..., Any], *args: Any) -> None:
         """Start ``function(*args)`` on an idle worker (one is started if needed); its
         :class:`Outcome` comes back from :meth:`wait` with ``tag``."""
+        job = _pack((function, args, True))  # (what does not pickle fails here, not there)
         worker = next((w for w in self.workers if not w.busy), None)
         if worker is None:
             if len(self.workers) >= self.size:
@@ -241,7 +249,7 @@ class WorkerPool:
             if self.setup is not None:
                 worker.send(self.setup)
         worker.busy, worker.tag = True, tag
-        worker.send((function, args, True))
+        worker.send(job)
 
     def wait(self) -> list[Outcome]:
         """The outcomes of one or more jobs, as soon as there are some. An exception a job
