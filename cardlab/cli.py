@@ -217,7 +217,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
+        from .view.wording import plural
+
+        hands = plural(len(table.replay.hands), table.replay.rules.game.game_type.hand_word)
+        say(f"wrote {args.out}: {hands}; {totals}")
     elif args.command == "show":
         replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
