@@ -32,8 +32,10 @@ COMMON = VIEW / "common.js"
 CARDS = VIEW / "cards.css"
 MODEL = VIEW / "model.js"
 EXPORT = "export default { render };"
-VIEWER = (VIEW / "viewer.js", VIEW / "evaluate.js")  # the viewer, which evaluate.js extends
-VIEWER_CSS = VIEW / "viewer.css"
+# the viewer, which evaluate.js (the advisor's numbers) and present.js (the projector mode)
+# extend; its stylesheets likewise
+VIEWER = (VIEW / "viewer.js", VIEW / "evaluate.js", VIEW / "present.js")
+VIEWER_CSS = (VIEW / "viewer.css", VIEW / "present.css")
 
 
 def _read(path: Path) -> str:

@@ -126,7 +126,7 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
 
     movie = page_movie(replay, seat, lang, views, budget, file, encode)
     js = script(*VIEWER, boot=[VIEW / "page.js"])  # page.js boots the viewer on the movie
-    css = stylesheet(VIEWER_CSS)
+    css = stylesheet(*VIEWER_CSS)
     title = html.escape(str(movie["title"]))
     yield (
         "<!DOCTYPE html>\n"

@@ -51,7 +51,7 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
 
     _esm = module(*VIEWER)  # common.js, viewer.js and evaluate.js: one module
-    _css = stylesheet(VIEWER_CSS)  # cards.css and viewer.css
+    _css = stylesheet(*VIEWER_CSS)  # cards.css, viewer.css and present.css
     movie = traitlets.Dict({}).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)
