@@ -1,7 +1,8 @@
 """The standalone page: one self-contained HTML file that steps through a replay offline.
 
 The page runs the very front-end of the notebook viewer (``viewer.js`` with ``evaluate.js``
-and ``viewer.css``, put together by :mod:`cardlab.view.assets` and inlined) on the movie
+and ``present.js``, ``viewer.css`` with ``present.css``, put together by
+:mod:`cardlab.view.assets` and inlined) on the movie
 embedded as JSON; ``page.js`` boots it with a small model object in place of the widget's
 (``model.js``: ``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``). It loads nothing
 from the network. A teacher e-mails it or puts it on the school's site.

@@ -51,7 +51,8 @@ function presentView(root) {
     // requestFullscreen needs the click's user activation: it is asked for at once, and
     // what it refuses leaves the class alone in charge
     if (root.requestFullscreen && document.fullscreenEnabled) {
-      root.requestFullscreen({ navigationUI: "hide" }).catch(() => {});
+      const asked = root.requestFullscreen({ navigationUI: "hide" });
+      if (asked && asked.catch) asked.catch(() => {});
     }
   }
 
@@ -61,7 +62,8 @@ function presentView(root) {
     root.classList.remove("cardlab-presenting");
     delete root.dataset.present;
     label(ENTER);
-    if (isFull()) document.exitFullscreen().then(restore, restore);
+    const exited = isFull() ? document.exitFullscreen() : null;
+    if (exited && exited.then) exited.then(restore, restore);
     else restore();
   }
 

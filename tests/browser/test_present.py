@@ -81,6 +81,8 @@ SCAN = """(root, step) => {
     const steps = model.get('movie').views[''][0].frames.length;
     const out = [];
     let card = Infinity, rank = Infinity;
+    const on = '.cardlab-hand .cardlab-card, .cardlab-trick .cardlab-card';
+    const ranks = '.cardlab-hand .cardlab-rank, .cardlab-trick .cardlab-rank';
     root.scrollTop = 0;
     for (let s = 0; s < steps; s++) {
         model.set('step', s);
@@ -88,15 +90,16 @@ SCAN = """(root, step) => {
                        ...root.querySelectorAll('.cardlab-seat')];
         for (const part of parts) {
             const r = part.getBoundingClientRect();
-            if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1) {
+            if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 ||
+                    r.right > innerWidth + 1) {
                 out.push({step: s, part: part.className, bottom: r.bottom, right: r.right});
             }
         }
         if (root.scrollWidth > root.clientWidth + 1) out.push({step: s, part: 'too wide'});
-        for (const c of root.querySelectorAll('.cardlab-hand .cardlab-card, .cardlab-trick .cardlab-card')) {
+        for (const c of root.querySelectorAll(on)) {
             card = Math.min(card, c.getBoundingClientRect().height);
         }
-        for (const r of root.querySelectorAll('.cardlab-hand .cardlab-rank, .cardlab-trick .cardlab-rank')) {
+        for (const r of root.querySelectorAll(ranks)) {
             rank = Math.min(rank, parseFloat(getComputedStyle(r).fontSize));
         }
     }
@@ -273,6 +276,19 @@ def test_present_by_keyboard_with_a_name_and_no_axe_violation(chromium: Any,
     assert not root.evaluate(LAYOUT)["presenting"]
     results = Axe().run(page, context=ROOT_SEL)
     assert not results.response["violations"], results.generate_report()
+    no_problems(offline)
+    page.close()
+
+
+def test_present_sets_its_own_size_big_or_not(chromium: Any, pages: dict[str, Path]) -> None:
+    page, root, offline = open_page(chromium, pages["norwegian-review"], (1024, 768), "light")
+    normal = root.evaluate(LAYOUT)
+    plain = enter(root)
+    leave_by_browser(root)
+    root.evaluate("(root) => root.cardlabModel.set('big', true)")
+    assert root.evaluate(LAYOUT)["card"] > normal["card"]  # big, outside present mode
+    shown = enter(root)
+    assert (shown["card"], shown["rank"]) == (plain["card"], plain["rank"])
     no_problems(offline)
     page.close()
 
