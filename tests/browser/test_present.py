@@ -6,10 +6,11 @@ After a click on *present* (a click is the user gesture the Fullscreen API asks 
 1024×768, 1280×720 and 1920×1080, light and dark: the viewer is the full-screen element and
 fills the screen; every card on the table is at least 64 px tall with a rank of at least
 24 px; at every step of the main line the table and the status line lie on the screen and
-nothing sticks out sideways; the score sheet is beside the table on a wide screen and a scroll
-away under it on a 4:3 one; what docs/viewer.md says is hidden is hidden. Leaving (the control,
-or the browser's own Esc, which exits full screen) puts the layout back as it was. The
-evaluate tags grow with the cards. Screenshots go to ``artifacts/`` (``present-*.png``).
+nothing sticks out sideways; on a wide screen the texts of the step (the status line, the
+note, the result) stand beside the table, all on the screen at every step; the score sheet
+is a scroll away under the table; what docs/viewer.md says is hidden is hidden. Leaving (the
+control, or the browser's own Esc, which exits full screen) puts the layout back as it was.
+The evaluate tags grow with the cards. Screenshots go to ``artifacts/`` (``present-*.png``).
 """
 
 from __future__ import annotations
@@ -74,9 +75,10 @@ LAYOUT = """(root) => {
 }"""
 
 # Every step of the main line, from the model: the steps where the table, a seat box or the
-# status line leaves the screen (the viewer scrolled to its top), or something sticks out
-# sideways; and the smallest card and rank met. The viewer goes back to `step` after.
-SCAN = """(root, step) => {
+# status line (with `texts`, every text of the step: the teaching line, the result, the note)
+# leaves the screen (the viewer scrolled to its top), or something sticks out sideways; and
+# the smallest card and rank met. The viewer goes back to `step` after.
+SCAN = """(root, [step, texts]) => {
     const model = root.cardlabModel;
     const steps = model.get('movie').views[''][0].frames.length;
     const out = [];
@@ -88,6 +90,10 @@ SCAN = """(root, step) => {
         model.set('step', s);
         const parts = [root.querySelector('.cardlab-table'), root.querySelector('.cardlab-status'),
                        ...root.querySelectorAll('.cardlab-seat')];
+        if (texts) {
+            parts.push(...Array.from(root.querySelector('.cardlab-stage').children)
+                .filter((el) => !el.hidden && el.getClientRects().length));
+        }
         for (const part of parts) {
             const r = part.getBoundingClientRect();
             if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 ||
@@ -209,17 +215,20 @@ def test_present_fills_the_screen_and_leaving_restores(chromium: Any, pages: dic
     assert not shown["wide"]
     for part in [shown["table"], shown["status"], *shown["seats"]]:
         assert inside(part, width, height), (part, size)
-    # the score sheet: beside the table on a wide screen, a scroll away under it on 4:3
-    sheet = shown["sheet"]
-    if width / height >= 1.5:
-        assert inside(sheet, width, height) and sheet["left"] >= shown["table"]["right"]
+    # the texts of the step beside the table on a wide screen, under it on 4:3
+    wide_screen = width / height >= 1.5
+    if wide_screen:
+        assert shown["status"]["left"] >= shown["table"]["right"]
     else:
-        assert sheet["top"] >= shown["table"]["bottom"]
-        root.locator(".cardlab-sheet").scroll_into_view_if_needed()
-        assert inside(root.evaluate(LAYOUT)["sheet"], width, height)
-        root.evaluate("(root) => { root.scrollTop = 0; }")
-    # and so at every step of the main line, with every card and rank as large
-    scan = root.evaluate(SCAN, TRICK_STEP)
+        assert shown["status"]["top"] >= shown["table"]["bottom"]
+    # the score sheet under the table, a scroll away inside the viewer
+    assert shown["sheet"]["top"] >= shown["table"]["bottom"]
+    root.locator(".cardlab-sheet").scroll_into_view_if_needed()
+    assert inside(root.evaluate(LAYOUT)["sheet"], width, height)
+    root.evaluate("(root) => { root.scrollTop = 0; }")
+    # and so at every step of the main line, with every card and rank as large; on a wide
+    # screen every text of the step is on the screen too
+    scan = root.evaluate(SCAN, [TRICK_STEP, wide_screen])
     assert scan["steps"] == 532 and not scan["outside"], scan
     assert scan["card"] >= MIN_CARD and scan["rank"] >= MIN_RANK, scan
 
@@ -241,7 +250,7 @@ def test_present_fits_every_game(chromium: Any, pages: dict[str, Path], name: st
     for size in [(1024, 768), (1280, 720)]:
         page, root, offline = open_page(chromium, pages[name], size, "light")
         enter(root)
-        scan = root.evaluate(SCAN, 0)
+        scan = root.evaluate(SCAN, [0, size == (1280, 720)])
         assert not scan["outside"], (size, scan)
         assert scan["card"] >= MIN_CARD and scan["rank"] >= MIN_RANK, (size, scan)
         no_problems(offline)
