@@ -51,7 +51,8 @@ examples:
   cardlab show example:norwegian-review --seat Brad
   cardlab html example:whot-example
   cardlab analyse game.json --rollouts 100
-  cardlab simulate bobs-hat --games 1000 --out sims/
+  cardlab simulate bobs-hat --games 1000 -o sims.parquet
+  cardlab handouts --quiz norwegian-review:Brad
 
 Each command explains its options: cardlab COMMAND --help."""
 
@@ -111,6 +112,15 @@ def _parser() -> argparse.ArgumentParser:
         reader.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                             help="raise (or lower) a limit of what the file may hold; the "
                                  f"limits are {', '.join(Limits.names())}")
+    handouts = sub.add_parser("handouts", help="lessons and quizzes as offline HTML pages for "
+                                               "students without a server")
+    handouts.add_argument("notebooks", nargs="*", metavar="LESSON.ipynb",
+                          help="lesson notebooks, each executed to make its page")
+    handouts.add_argument("--out", default="handouts",
+                          help="the folder to write the pages into (default: handouts)")
+    handouts.add_argument("--quiz", action="append", default=[], metavar="EXAMPLE:SEAT",
+                          help="a quiz over a shipped example replay, from one seat, e.g. "
+                               "norwegian-review:Brad (repeat for more)")
     from .simulation.command import add_parser as add_simulate  # light: no pandas/pyarrow
 
     add_simulate(sub)
@@ -207,7 +217,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
+        from .view.wording import plural
+
+        hands = plural(len(table.replay.hands), table.replay.rules.game.game_type.hand_word)
+        say(f"wrote {args.out}: {hands}; {totals}")
     elif args.command == "show":
         replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
@@ -243,6 +256,13 @@ def run(argv: Sequence[str] | None = None) -> int:
             title = replay.meta.get("title") or get_game(replay.game).title
             say(f"{EXAMPLE}{name}: {title}, "
                 f"{', '.join(replay.seats)}; {hands}")
+    elif args.command == "handouts":
+        from .lessons.handouts import write_handouts  # needs the [lab] extra (nbclient)
+
+        if not args.notebooks and not args.quiz:
+            raise OptionError("give lesson notebooks, or --quiz EXAMPLE:SEAT, or both")
+        for path in write_handouts(args.out, args.notebooks, args.quiz):
+            say(f"wrote {path} ({path.stat().st_size // 1024} kB)")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):
             say(f"{name}: {info.title}")

@@ -201,7 +201,7 @@ def test_the_help_names_every_command_and_explains_every_option():
     commands = _commands()
     top = commands.pop("cardlab").format_help()  # type: ignore[attr-defined]
     assert set(commands) == {"play", "show", "validate", "games", "examples", "html",
-                             "simulate", "analyse"}
+                             "handouts", "simulate", "analyse"}
     for name in commands:
         assert f"\n    {name} " in top, name
     assert "``" not in top and ":mod:" not in top and ":func:" not in top  # plain text

@@ -264,3 +264,26 @@ def test_ci_bounds_the_whole_run() -> None:
     # The whole suite runs under `timeout`, inside CI's 90 minutes, so a hang ends the run red.
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "timeout --kill-after" in ci and "make test" in ci
+
+
+def test_the_sdist_holds_the_package_its_readme_and_licence(tmp_path) -> None:
+    # An sdist whose tests could not run (the helpers they import left behind) is worse than
+    # none: it ships the package, its licence and README, and leaves the suite to a clone.
+    import subprocess
+    import tarfile
+
+    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(tmp_path)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300,
+                   env={**__import__("os").environ, "CARDLAB_PURE": "1"})
+    (archive,) = tmp_path.glob("cardlab-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+        info = tar.extractfile(f"{archive.name[:-7]}/PKG-INFO").read().decode()  # type: ignore
+    # the README is the long description, and the licence is declared
+    assert "Description-Content-Type: text/markdown" in info and "## Two commands" in info
+    assert "License: MIT" in info or "License-Expression: MIT" in info
+    assert {"LICENSE", "README.md", "setup.py", "pyproject.toml", "cardlab/__init__.py",
+            "cardlab/kernel.py", "cardlab/view/viewer.js", "cardlab/examples/whot-example.json",
+            "cardlab/replay.schema.json"} <= names
+    assert not [n for n in names if n.startswith(("tests/", "notebooks/", "benchmarks/"))]
+    assert not [n for n in names if n.endswith((".so", ".pyc"))]

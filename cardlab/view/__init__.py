@@ -7,7 +7,8 @@ standalone page), and plotly charts.
 - :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``):
   :func:`page_html` its text, :func:`write_page` the file;
 - :mod:`cardlab.view.charts`: plotly figures;
-- ``viewer.js`` (with ``evaluate.js``) and ``viewer.css``: the front-end, joined by
+- ``viewer.js`` (with ``evaluate.js`` and ``present.js``, the projector mode) and
+  ``viewer.css`` (with ``present.css``): the front-end, joined by
   :mod:`cardlab.view.assets` with ``common.js`` and ``cards.css``, the helpers and card faces
   that every cardlab front-end shares, into one module and one stylesheet.
 

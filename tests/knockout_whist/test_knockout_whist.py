@@ -37,6 +37,7 @@ from cardlab.cli import run
 from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
 from cardlab.view.movie import build_movie, iter_frames
+from cardlab.view.wording import plural
 
 from . import advice, bot, brute, engine, records, referee
 from . import registered as registered_game
@@ -225,12 +226,13 @@ def test_the_command_line_plays_shows_validates_and_pages(knockout_whist, tmp_pa
     assert replay.totals is not None
     assert replay.to_json() == _played({"players": 3}, 9).to_json()
     totals = ", ".join(f"{s} {v}" for s, v in zip(replay.seats, replay.totals, strict=True))
-    assert capsys.readouterr().out == f"wrote {game}: {len(replay.hands)} hands; {totals}\n"
+    hands = plural(len(replay.hands), "hand")
+    assert capsys.readouterr().out == f"wrote {game}: {hands}; {totals}\n"
 
     assert run(["validate", str(game)]) == 0
     actions = sum(len(h.actions) for h in replay.hands)
     assert capsys.readouterr().out == (f"{game}: valid Knock-out Whist (two suits) replay, "
-                                       f"{len(replay.hands)} hands, {actions} actions\n")
+                                       f"{hands}, {actions} actions\n")
 
     for seat in (None, "East"):
         assert run(["show", str(game)] + (["--seat", seat] if seat else [])) == 0
