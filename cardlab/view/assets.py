@@ -7,7 +7,8 @@ inline script only). So the shared pieces are joined in at import, as text:
 
 - ``common.js`` (``el``, ``svg``, ``button``, ``themeIsDark``, ``cardFace``, ``cardBack``)
   comes first in every front-end's module, then the front-end's own file, then the files
-  that extend it (``moves.js`` and ``evaluate.js`` for the viewer), then the front-end's export line;
+  that extend it (``moves.js`` and ``evaluate.js`` for the viewer), then the front-end's
+  export line;
 - ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet;
 - a page's script is the same module without its export line, followed by the boot files
   that draw the page's widgets with a stand-in for the widget model (``model.js``).

@@ -13,10 +13,13 @@
 //   followed has got, so it unfolds beside the main line; its label shows once its first move
 //   would. "show moves to come" (the model's `future`) writes out everything, for a review.
 // - in a seat's view the rule is the stricter one the seat's data was checked with: only the
-//   moves of the line followed that the seat has seen, as it read them then. Nothing more can
-//   be shown there (another seat's later cards are hidden from it), so `future` does not apply.
+//   moves of the line followed that the seat has seen, as it read them then (a variation's
+//   box, with its label, shows as in everyone's view). Nothing more can be shown there
+//   (another seat's later cards are hidden from it), so `future` does not apply.
 // A hand still to come shows as its number alone ("Hand 2"); its title and note come with its
 // deal. A note shows with its move.
+
+const AFTER_CURRENT = 64;  // px of the list kept in sight below the current move
 
 function movesView({ goto }) {
   const list = el("div", "cardlab-moves");
@@ -119,10 +122,11 @@ function movesView({ goto }) {
     }
     const seatView = key !== "";
     const now = standing(movie, movie.views[key][lineIndex], lineIndex, step);
-    const happened = (entry) => future || entry.hand < now.hand ||
+    const ahead = future && !seatView;
+    const happened = (entry) => ahead || entry.hand < now.hand ||
       (entry.hand === now.hand && entry.made <= now.made);
-    for (const variation of variations) {
-      const hidden = !seatView && !happened(variation.first);
+    for (const variation of variations) {  // in every view, as far as the game has got
+      const hidden = !happened(variation.first);
       if (variation.node.hidden !== hidden) variation.node.hidden = hidden;
     }
     for (const entry of entries) {
@@ -149,9 +153,10 @@ function movesView({ goto }) {
     }
     countLater();
     const here = entries.find((entry) => entry.current);
-    // keep the current move in sight inside the list (never scroll the page itself)
-    if (here && (here.node.offsetTop < list.scrollTop ||
-        here.node.offsetTop > list.scrollTop + list.clientHeight - 24)) {
+    // keep the current move in sight inside the list, with a few lines after it (its note,
+    // the count of the moves to come); never scroll the page itself
+    if (here && (here.node.offsetTop < list.scrollTop || here.node.offsetTop +
+        here.node.offsetHeight + AFTER_CURRENT > list.scrollTop + list.clientHeight)) {
       list.scrollTop = Math.max(0, here.node.offsetTop - list.clientHeight / 3);
     }
   }

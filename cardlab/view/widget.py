@@ -2,8 +2,8 @@
 
 :class:`ReplayWidget` is the anywidget: the movie (:mod:`cardlab.view.movie`) and where the
 viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``, ``future``) are
-traitlets synced both ways, so stepping, jumping and switching seats run in the browser with no kernel
-round trip, and the kernel can read and set where the viewer stands. The front-end is
+traitlets synced both ways, so stepping, jumping and switching seats run in the browser with no
+kernel round trip, and the kernel can read and set where the viewer stands. The front-end is
 ``viewer.js`` and ``viewer.css`` beside this module (with the helpers and card faces every
 front-end shares, put together by :mod:`cardlab.view.assets`).
 
