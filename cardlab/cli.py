@@ -105,6 +105,10 @@ def _parser() -> argparse.ArgumentParser:
     page.add_argument("--lang", help="language of the notes shown first")
     page.add_argument("-o", "--out", help="where to write the page (default: the replay's "
                                           "name with .html, in the current folder)")
+    page.add_argument("--future", action="store_true",
+                      help="open with the moves to come written out in the move list (a "
+                           "review); by default it shows the moves up to the step on show, "
+                           "and the reader can switch")
     page.add_argument("--page-budget", type=_budget, default=MAX_PAGE_FRAMES, metavar="N",
                       help="the most frames the page may hold (every view's steps of every "
                            f"line; default {MAX_PAGE_FRAMES:,}); a bigger page is refused")
@@ -245,7 +249,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         check_target(out)
         write_page(replay, out, seat=_seat(replay, args.file, args.seat),
                    lang=_lang(replay, args.file, args.lang) if args.lang else None,
-                   budget=args.page_budget, file=args.file)
+                   budget=args.page_budget, file=args.file, future=args.future)
         say(f"wrote {out}")
     elif args.command == "examples":
         from .view.wording import plural

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import cardlab
 from cardlab.cli import main
+from cardlab.view.page import page_html
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,6 +129,27 @@ def test_html_without_out_writes_into_the_current_folder(tmp_path, monkeypatch, 
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert capsys.readouterr().out == f"wrote {page.name}\n"
     assert sorted(p.name for p in examples.iterdir()) == before  # nothing beside the replay
+
+
+def test_html_future_opens_the_page_with_the_moves_to_come(tmp_path):
+    """``--future`` is the one difference: the page's movie says to open with "show moves to
+    come" on (tests/browser/test_page.py looks at what the page then shows)."""
+    replay = ROOT / "replays" / "norwegian-review.json"
+    with pytest.raises(SystemExit):
+        main(["html", str(replay), "-o", str(tmp_path / "plain.html")])
+    with pytest.raises(SystemExit):
+        main(["html", str(replay), "--future", "-o", str(tmp_path / "future.html")])
+    plain = (tmp_path / "plain.html").read_text(encoding="utf-8")
+    future = (tmp_path / "future.html").read_text(encoding="utf-8")
+    assert plain == page_html(cardlab.load(replay))
+    assert future == page_html(cardlab.load(replay), future=True)
+
+    def movie(page: str) -> dict:
+        start = page.index('id="cardlab-movie">') + len('id="cardlab-movie">')
+        return json.loads(page[start:page.index("</script>", start)])
+
+    assert "future" not in movie(plain) and movie(future)["future"] is True
+    assert future.replace(',"future":true', "", 1) == plain
 
 
 def test_html_with_an_empty_out_is_refused(tmp_path):

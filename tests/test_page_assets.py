@@ -33,7 +33,7 @@ def declared(source: str) -> list[str]:
 
 
 def test_the_front_end_files_insert_text_only():
-    assert {p.name for p in FRONT_ENDS} >= {"common.js", "viewer.js", "evaluate.js",
+    assert {p.name for p in FRONT_ENDS} >= {"common.js", "viewer.js", "moves.js", "evaluate.js",
                                             "model.js", "page.js", "lessons.js", "recorder.js",
                                             "verdicts.js", "handout-lessons.js",
                                             "handout-viewers.js"}

@@ -7,8 +7,8 @@ inline script only). So the shared pieces are joined in at import, as text:
 
 - ``common.js`` (``el``, ``svg``, ``button``, ``themeIsDark``, ``cardFace``, ``cardBack``)
   comes first in every front-end's module, then the front-end's own file, then the files
-  that extend it (``evaluate.js`` and ``present.js`` for the viewer), then the front-end's
-  export line;
+  that extend it (``moves.js``, ``evaluate.js`` and ``present.js`` for the viewer), then the
+  front-end's export line;
 - ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet (the
   viewer's is ``viewer.css`` then ``present.css``);
 - a page's script is the same module without its export line, followed by the boot files
@@ -35,9 +35,9 @@ COMMON = VIEW / "common.js"
 CARDS = VIEW / "cards.css"
 MODEL = VIEW / "model.js"
 EXPORT = "export default { render };"
-# the viewer, which evaluate.js (the advisor's numbers) and present.js (the projector mode)
-# extend; its stylesheets likewise
-VIEWER = (VIEW / "viewer.js", VIEW / "evaluate.js", VIEW / "present.js")
+# the viewer, which moves.js (the move list), evaluate.js (the advisor's numbers) and
+# present.js (the projector mode) extend; its stylesheets likewise
+VIEWER = (VIEW / "viewer.js", VIEW / "moves.js", VIEW / "evaluate.js", VIEW / "present.js")
 VIEWER_CSS = (VIEW / "viewer.css", VIEW / "present.css")
 
 

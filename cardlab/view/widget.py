@@ -1,9 +1,9 @@
 """The replay viewer in a notebook: one anywidget that draws a movie, and a scriptable wrapper.
 
 :class:`ReplayWidget` is the anywidget: the movie (:mod:`cardlab.view.movie`) and where the
-viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``) are traitlets
-synced both ways, so stepping, jumping and switching seats run in the browser with no kernel
-round trip, and the kernel can read and set where the viewer stands. The front-end is
+viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``, ``future``) are
+traitlets synced both ways, so stepping, jumping and switching seats run in the browser with no
+kernel round trip, and the kernel can read and set where the viewer stands. The front-end is
 ``viewer.js`` and ``viewer.css`` beside this module (with the helpers and card faces every
 front-end shares, put together by :mod:`cardlab.view.assets`).
 
@@ -60,6 +60,7 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     show_all = traitlets.Bool(False).tag(sync=True)
     big = traitlets.Bool(False).tag(sync=True)
     evaluate = traitlets.Bool(False).tag(sync=True)  # the advisor's values on the actions
+    future = traitlets.Bool(False).tag(sync=True)  # the move list writes out moves to come
 
 
 class ReplayViewer:
@@ -67,7 +68,7 @@ class ReplayViewer:
 
     def __init__(self, replay: Replay, seat: int | str | None = None, lang: str | None = None,
                  show_all: bool = False, big: bool = False, bots: str = "heuristic",
-                 private: bool = True) -> None:
+                 private: bool = True, future: bool = False) -> None:
         self.replay = replay
         self.bots = bots
         self.private = private
@@ -79,7 +80,7 @@ class ReplayViewer:
         self._build()
         key = "" if first is None else replay.seats[first]
         self.widget = ReplayWidget(movie=self._movie_for(key), seat=key, lang=self._lang,
-                                   show_all=show_all, big=big)
+                                   show_all=show_all, big=big, future=bool(future))
         self.widget.add_class("cardlab-widget")
         self.widget.observe(self._on_seat, names="seat")
         self.widget.on_msg(self._on_message)
@@ -102,7 +103,8 @@ class ReplayViewer:
         display(self.widget)
         key = self._key()
         views = self._views if key == "" or not self.private else None
-        display(HTML(page_iframe(self.replay, seat=self.seat, lang=self.lang, views=views)))
+        display(HTML(page_iframe(self.replay, seat=self.seat, lang=self.lang, views=views,
+                                 future=self.future)))
 
     def __repr__(self) -> str:
         line = self.lines()[self.widget.line][0]
@@ -190,6 +192,26 @@ class ReplayViewer:
     @property
     def lang(self) -> str:
         return str(self.widget.lang)
+
+    @property
+    def future(self) -> bool:
+        """Whether the move list writes out the moves after this step too (the toggle *show
+        moves to come*; in a seat's view it never does). Off by default: a class sees no move
+        before it is made.
+
+        >>> import cardlab
+        >>> viewer = ReplayViewer(cardlab.example("norwegian-review"))
+        >>> viewer.future
+        False
+        >>> viewer.future = True
+        >>> viewer.widget.future
+        True
+        """
+        return bool(self.widget.future)
+
+    @future.setter
+    def future(self, on: bool) -> None:
+        self.widget.future = bool(on)
 
     def goto(self, step: int) -> ReplayViewer:
         self.widget.step = max(0, min(int(step), self._top()))
