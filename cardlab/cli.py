@@ -125,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     handouts.add_argument("--quiz", action="append", default=[], metavar="EXAMPLE:SEAT",
                           help="a quiz over a shipped example replay, from one seat, e.g. "
                                "norwegian-review:Brad (repeat for more)")
+    handouts.add_argument("--future", action="store_true", default=None,
+                          help="open every viewer with the moves to come shown, for a review "
+                               "(default: as each lesson's viewer was made)")
     from .simulation.command import add_parser as add_simulate  # light: no pandas/pyarrow
 
     add_simulate(sub)
@@ -265,7 +268,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         if not args.notebooks and not args.quiz:
             raise OptionError("give lesson notebooks, or --quiz EXAMPLE:SEAT, or both")
-        for path in write_handouts(args.out, args.notebooks, args.quiz):
+        for path in write_handouts(args.out, args.notebooks, args.quiz, args.future):
             say(f"wrote {path} ({path.stat().st_size // 1024} kB)")
     elif args.command == "games":
         for name, info in sorted(list_games().items()):

@@ -71,10 +71,12 @@ def test_an_unguarded_script_analyses_on_a_pool(tmp_path):
 
 
 def test_a_worker_that_cannot_start_is_one_line(tmp_path):
-    # cardlab taken off the import path after it is imported: a worker cannot import it
+    # cardlab taken off the import path after it is imported, and the workers started by the
+    # base interpreter, which has no editable install's import hook: they cannot import it
     code = ("import sys\n"
             "import cardlab\n"
             f"sys.path[:] = [p for p in sys.path if p != {str(ROOT)!r}]\n"
+            "sys.executable = sys._base_executable\n"
             "from cardlab.cli import main\n"
             "main(['simulate', 'whot', '--games', '4', '--chunk', '1', '--workers', '2',"
             " '--no-progress', '-o', 'r.parquet'])\n")
