@@ -81,7 +81,8 @@ def _tip(*lines: object) -> str:
     return f"<title>{xml_text(words)}</title>" if words else ""
 
 
-def _marker(cx: float, cy: float, trace: Mapping[str, Any], colour: str, tip: str) -> str:
+def _marker(cx: float, cy: float, trace: Mapping[str, Any], colour: str, tip: str,
+            cls: str = "cl-point") -> str:
     marker = trace.get("marker") or {}
     size = number(marker.get("size")) or 6.0
     edge = marker.get("line") or {}
@@ -89,10 +90,10 @@ def _marker(cx: float, cy: float, trace: Mapping[str, Any], colour: str, tip: st
                if isinstance(edge.get("color"), str) else "")
     if marker.get("symbol") == "diamond":
         r = size * 0.65
-        return (f'<path class="cl-point" d="M{cx:.1f},{cy - r:.1f}l{r:.1f},{r:.1f}'
+        return (f'<path class="{cls}" d="M{cx:.1f},{cy - r:.1f}l{r:.1f},{r:.1f}'
                 f'l{-r:.1f},{r:.1f}l{-r:.1f},{-r:.1f}Z" fill="{xml_text(colour)}"{outline}>'
                 f"{tip}</path>")
-    return (f'<circle class="cl-point" cx="{cx:.1f}" cy="{cy:.1f}" r="{size / 2:g}" '
+    return (f'<circle class="{cls}" cx="{cx:.1f}" cy="{cy:.1f}" r="{size / 2:g}" '
             f'fill="{xml_text(colour)}"{outline}>{tip}</circle>')
 
 
@@ -284,7 +285,8 @@ def _swatch(part: Part, x0: float, cy: float) -> str:
                     f'{_stroke(line.get("color", part.colour), 2, line.get("dash"))}/>')
         if "markers" in trace.get("mode", "lines+markers"):
             out += _marker(x0 + 15, cy, {**trace, "marker": {**(trace.get("marker") or {}),
-                                                              "size": 8}}, part.colour, "")
+                                                              "size": 8}}, part.colour, "",
+                           "cl-swatch")
         return out
     colour = part.colour if not isinstance((trace.get("marker") or {}).get("color"), list) \
         else trace["marker"]["color"][0]
