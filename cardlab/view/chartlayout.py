@@ -61,19 +61,23 @@ def plain(text: object) -> str:
 
 
 def text_width(text: object, size: float) -> float:
+    """About how wide ``text`` is at ``size`` px (its longest line), to keep labels apart."""
     return max((sum(len(t) * (0.7 if s else 1) for t, s in line) for line in rich_lines(text)),
                default=0) * size * CHAR
 
 
 def svg_text(x: float, y: float, text: object, cls: str, fill: str, size: float = 12,
-          anchor: str = "start", rotate: bool = False, bold: bool = False,
-          gap: float = 1.25) -> str:
-    """A ``<text>`` whose first line's baseline is at y (lines go down from there)."""
-    attrs = f'x="{x:.1f}" y="{y:.1f}" class="{cls}" fill="{fill}" font-size="{size:g}"'
+             anchor: str = "start", rotate: bool = False, gap: float = 1.25) -> str:
+    """A ``<text>`` of pseudo-HTML whose first line's baseline is at y (the others go down,
+    ``gap`` font sizes apart; ``<sup>`` runs are smaller).
+
+    >>> svg_text(10, 20, "a<br><sup>b</sup>", "cl-ink", "#222")
+    '<text x="10.0" y="20.0" class="cl-ink" fill="#222" font-size="12">a<tspan x="10.0" \
+dy="15.0"><tspan font-size="8.4">b</tspan></tspan></text>'
+    """
+    attrs = f'x="{x:.1f}" y="{y:.1f}" class="{cls}" fill="{xml_text(fill)}" font-size="{size:g}"'
     if anchor != "start":
         attrs += f' text-anchor="{anchor}"'
-    if bold:
-        attrs += ' font-weight="bold"'
     if rotate:
         attrs += f' transform="rotate(-90 {x:.1f} {y:.1f})"'
     spans = []
@@ -90,6 +94,7 @@ def svg_text(x: float, y: float, text: object, cls: str, fill: str, size: float 
 # -- numbers --------------------------------------------------------------------------------
 
 def number(value: Any) -> float | None:
+    """``value`` as a float, or None if it is no finite number (JSON's null, a string)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return None if math.isnan(value) or math.isinf(value) else float(value)
@@ -173,7 +178,7 @@ class Look:
 
     @classmethod
     def of(cls, layout: Mapping[str, Any], follow: bool) -> Look:
-        tmpl = dict(layout.get("template", {}).get("layout", {}))
+        tmpl = dict((layout.get("template") or {}).get("layout") or {})
         look = cls()
         if tmpl.get("colorway"):
             look.colorway = list(tmpl["colorway"])
@@ -205,6 +210,7 @@ def _hex(colour: str) -> tuple[float, float, float] | None:
 
 
 def is_dark(colour: str) -> bool:
+    """Whether white text reads better than black on ``colour`` (a hex colour)."""
     rgb = _hex(colour)
     return rgb is not None and 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 0.55
 
@@ -284,6 +290,8 @@ def positions(trace: Mapping[str, Any], letter: str) -> list[Any]:
 
 
 def set_categories(axis: Axis, traces: list[dict[str, Any]], letter: str) -> None:
+    """Make ``axis`` a category axis if the traces' values along it are words (or pairs of
+    them): the ``categoryarray`` first, then each value as it first appears."""
     seen: list[Any] = []
     spec = axis.spec
     if spec.get("categoryorder") == "array":
@@ -372,7 +380,8 @@ def _bins(traces: list[dict[str, Any]]) -> dict[Any, dict[str, float]]:
 
 
 def layout_parts(traces: list[dict[str, Any]], layout: Mapping[str, Any], x: Axis, y: Axis,
-           look: Look) -> list[Part]:
+                 look: Look) -> list[Part]:
+    """Each trace's points on the axes, its bars stacked or grouped, its scatter offsets."""
     parts = []
     bins = _bins(traces)
     for k, trace in enumerate(traces):
@@ -453,7 +462,7 @@ def _place_groups(parts: list[Part], layout: Mapping[str, Any], x: Axis) -> None
 
 
 def extent(parts: list[Part], letter: str, axis: Axis,
-            shapes: list[Mapping[str, Any]]) -> tuple[float, float, bool]:
+           shapes: list[Mapping[str, Any]]) -> tuple[float, float, bool]:
     """The data's extent along an axis, and whether bars or histograms rest on 0 there."""
     values: list[float] = []
     rests = False
@@ -485,6 +494,8 @@ def extent(parts: list[Part], letter: str, axis: Axis,
 
 
 def set_range(axis: Axis, lo: float, hi: float, rests: bool) -> None:
+    """The axis' range: as given, or the data's extent with 5% room (none beyond 0 where
+    bars rest on it or ``rangemode="tozero"``), as plotly's autorange."""
     given = axis.spec.get("range")
     if isinstance(given, list) and len(given) == 2 and all(number(v) is not None
                                                            for v in given):
@@ -501,12 +512,15 @@ def set_range(axis: Axis, lo: float, hi: float, rests: bool) -> None:
 
 
 def errors(trace: Mapping[str, Any], n: int) -> tuple[list[float], list[float]]:
+    """A trace's error bars, up and down from each point (symmetric unless ``arrayminus``
+    is given, as plotly takes them)."""
     spec = trace.get("error_y") or {}
     if not spec or spec.get("visible") is False:
         return [0.0] * n, [0.0] * n
     plus = [number(v) or 0.0 for v in spec.get("array", [])] + [0.0] * n
-    minus = plus if spec.get("symmetric", True) is not False and "arrayminus" not in spec \
-        else [number(v) or 0.0 for v in spec.get("arrayminus", [])] + [0.0] * n
+    symmetric = spec.get("symmetric", "arrayminus" not in spec)
+    minus = plus if symmetric else \
+        [number(v) or 0.0 for v in spec.get("arrayminus", [])] + [0.0] * n
     return [max(0.0, v) for v in plus[:n]], [max(0.0, v) for v in minus[:n]]
 
 

@@ -136,11 +136,14 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
     """
     go = _go()
     xs, series, ticks = _series(replay, hand, path, results)
+    word = hand_word(replay)
+    # the hover names the hand in words (plotly would show the tick's text, with its break)
+    hover = [t if k == 0 else f"{word} {t.replace('<br>', ' ')}" for k, t in enumerate(ticks)]
     fig = _figure()
     for s, name in enumerate(_labels(replay)):
         fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
-                                 line={"color": PALETTE[s % len(PALETTE)]}))
-    word = hand_word(replay)
+                                 line={"color": PALETTE[s % len(PALETTE)]}, text=hover,
+                                 hovertemplate="%{text}: %{y}"))
     points = replay.rules.game.game_type.points_word
     against = f" ({points}: lower is better)" if replay.rules.low_score_wins else ""
     sized = any("<br>" in t for t in ticks)
@@ -163,9 +166,12 @@ def score_components(replay: Replay) -> Any:
         part = df[df["component"] == component]
         if component == "renege" and not part["points"].any():
             continue
-        fig.add_trace(go.Bar(x=[part["hand"].tolist(), [label(n) for n in part["seat"]]],
-                             y=part["points"].tolist(), name=component,
-                             marker_color=colours.get(component)))
+        seats = [label(n) for n in part["seat"]]
+        fig.add_trace(go.Bar(x=[part["hand"].tolist(), seats], y=part["points"].tolist(),
+                             name=component, marker_color=colours.get(component),
+                             text=[f"{hand_word(replay)} {h}, {n}"
+                                   for h, n in zip(part["hand"], seats, strict=True)],
+                             textposition="none", hovertemplate="%{text}: %{y}"))
     fig.update_layout(barmode="relative")
     return _layout(fig, f"Points per {hand_word(replay)}: where they came from",
                    f"{hand_word(replay)} / player", "points")

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .chartlayout import (
@@ -198,7 +198,7 @@ def _draw_bars(part: Part, x: Axis, y: Axis, look: Look) -> list[str]:
             else:
                 below = top < part.base[i]
                 out.append(svg_text(cx, y1 + 14 if below else y0 - 4, label, "cl-ink",
-                                 look.ink, anchor="middle"))
+                                    look.ink, anchor="middle"))
     out += _draw_errors(part, x, y, look)
     return out
 
@@ -261,7 +261,7 @@ def _annotation(note: Mapping[str, Any], x: Axis, y: Axis, look: Look) -> str:
     size = number((note.get("font") or {}).get("size")) or 12
     anchor = {"left": "start", "right": "end"}.get(note.get("xanchor", "center"), "middle")
     return svg_text(px + (2 if anchor == "start" else 0), py + size * 0.35, note["text"],
-                 "cl-ink2", look.ink2, size, anchor)
+                    "cl-ink2", look.ink2, size, anchor)
 
 
 # -- the whole figure -----------------------------------------------------------------------
@@ -303,7 +303,6 @@ def figure_svg(figure: Mapping[str, Any], follow_theme: bool = True) -> str:
     look = Look.of(layout, follow_theme)
     width = int(number(layout.get("width")) or WIDTH)
     height = int(number(layout.get("height")) or 450)
-    margin = {"l": 80, "r": 80, "t": 100, "b": 80, **(layout.get("margin") or {})}
     x = Axis("x", layout.get("xaxis") or {})
     y = Axis("y", layout.get("yaxis") or {})
     set_categories(x, traces, "x")
@@ -313,38 +312,9 @@ def figure_svg(figure: Mapping[str, Any], follow_theme: bool = True) -> str:
     for axis, letter in ((x, "x"), (y, "y")):
         if not axis.category:
             set_range(axis, *extent(parts, letter, axis, shapes))
-
-    # the margins: the title, the legend above the plot, the ticks and the axis titles
-    title = (layout.get("title") or {}).get("text", "")
-    title_lines = rich_lines(title) if title else []
-    title_h = sum(13 if all(s for _, s in ln) else 21 for ln in title_lines if ln)
-    items = _legend_items(parts, layout)
-    plot_w = width - margin["l"] - margin["r"]
-    rows: list[list[tuple[Part, float]]] = [[]]
-    used = 0.0
-    for part in items:
-        w = 40 + text_width(part.trace["name"], 12) + 8
-        if rows[-1] and used + w > plot_w:
-            rows.append([])
-            used = 0.0
-        rows[-1].append((part, w))
-        used += w
-    legend_h = 20 * len(rows) if items else 0
-    top = max(margin["t"], title_h + legend_h + 18)
-    y.a, y.b = height - margin["b"], top  # y first: the x ticks depend on the plot's height
-    y_ticks = y.ticks()
-    y_title = ((y.spec.get("title") or {}).get("text") or "")
-    left = max(margin["l"], max((text_width(t, 12) for _, t in y_ticks), default=0) + 12
-               + (22 if y_title else 0))
-    x.a, x.b = left, width - margin["r"]
-    x_ticks = x.ticks()
-    tick_lines = max((len(rich_lines(t)) for _, t in x_ticks), default=1)
-    x_title = ((x.spec.get("title") or {}).get("text") or "")
-    bottom = max(margin["b"], 14 * tick_lines + 10 + (18 if x.groups else 0)
-                 + (24 if x_title else 0))
-    if bottom != margin["b"] or top != margin["t"]:  # the plot's height changed: ticks again
-        y.a, y.b = height - bottom, top
-        y_ticks = y.ticks()
+    title = (layout.get("title") or {}).get("text") or ""
+    rows = _legend_rows(_legend_items(parts, layout), width, layout)
+    x_ticks, y_ticks = _place_plot(layout, title, rows, x, y, width, height)
 
     body: list[str] = []
     if look.paper:
@@ -352,38 +322,12 @@ def figure_svg(figure: Mapping[str, Any], follow_theme: bool = True) -> str:
     if look.plot and look.plot != look.paper:
         body.append(f'<rect x="{x.a:.1f}" y="{y.b:.1f}" width="{x.b - x.a:.1f}" '
                     f'height="{y.a - y.b:.1f}" fill="{xml_text(look.plot)}"/>')
-    grid = [f'<path class="cl-grid" d="{_grid_path(x, x_ticks, y, y_ticks)}" fill="none" '
-            f'stroke="{xml_text(look.grid)}" stroke-width="1"/>']
-    for axis, other in ((x, y), (y, x)):
-        if not axis.category and axis.lo < 0 < axis.hi:
-            at = axis.px(0)
-            d = (f"M{at:.1f},{other.a:.1f}V{other.b:.1f}" if axis is x
-                 else f"M{other.a:.1f},{at:.1f}H{other.b:.1f}")
-            grid.append(f'<path class="cl-zero" d="{d}" stroke="{xml_text(look.zero)}" '
-                        f'stroke-width="2"/>')
-    body += grid
-    body += _axis_labels(x, x_ticks, y, y_ticks, look, x_title, y_title, height)
-    drawn: list[str] = []
-    for kinds in (("bar", "histogram"), ("box",), ("scatter",)):
-        for part in parts:
-            if part.trace["type"] not in kinds:
-                continue
-            if part.trace["type"] == "scatter":
-                drawn += _draw_scatter(part, x, y, look)
-            elif part.trace["type"] == "box":
-                drawn += _draw_box(part, x, y)
-            else:
-                drawn += _draw_bars(part, x, y, look)
-    drawn += [_shape(s, x, y) for s in shapes]
-    clip = "cl" + hashlib.sha1("".join(drawn).encode()).hexdigest()[:12]
-    # the plot's width exactly (a histogram's last bin may run past the axis), with room
-    # above and below for a marker on the edge
-    body.append(f'<defs><clipPath id="{clip}"><rect x="{x.a:.1f}" y="{y.b - 6:.1f}" '
-                f'width="{x.b - x.a:.1f}" height="{y.a - y.b + 12:.1f}"/></clipPath></defs>')
-    body.append(f'<g class="cl-traces" clip-path="url(#{clip})">{"".join(drawn)}</g>')
+    body += _grid(x, x_ticks, y, y_ticks, look)
+    body += _axis_labels(x, x_ticks, y, y_ticks, look, height)
+    body.append(_traces(parts, shapes, x, y, look))
     body += [_annotation(n, x, y, look) for n in layout.get("annotations") or []
              if isinstance(n, Mapping)]
-    if title_lines:
+    if title:
         tx = width * (number((layout.get("title") or {}).get("x")) or 0.05)
         body.append(svg_text(tx, 24, title, "cl-ink", look.ink, 17, gap=1.2))
     body += _legend(rows, x, y.b - 6 - 20 * (len(rows) - 1), look)
@@ -397,17 +341,101 @@ def figure_svg(figure: Mapping[str, Any], follow_theme: bool = True) -> str:
             f'{"".join(body)}</svg>')
 
 
-def _grid_path(x: Axis, x_ticks: Iterable[tuple[float, str]], y: Axis,
-               y_ticks: Iterable[tuple[float, str]]) -> str:
+def _margins(layout: Mapping[str, Any]) -> dict[str, float]:
+    return {"l": 80, "r": 80, "t": 100, "b": 80, **(layout.get("margin") or {})}
+
+
+def _legend_rows(items: list[Part], width: int,
+                 layout: Mapping[str, Any]) -> list[list[tuple[Part, float]]]:
+    """The legend's items in rows (with their widths) that fit over the plot."""
+    margin = _margins(layout)
+    room = width - margin["l"] - margin["r"]
+    rows: list[list[tuple[Part, float]]] = [[]]
+    used = 0.0
+    for part in items:
+        w = 40 + text_width(part.trace["name"], 12) + 8
+        if rows[-1] and used + w > room:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((part, w))
+        used += w
+    return rows if items else []
+
+
+def _place_plot(layout: Mapping[str, Any], title: str, rows: list[list[tuple[Part, float]]],
+                x: Axis, y: Axis, width: int, height: int
+                ) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
+    """Put the plot inside the margins, grown (as plotly's ``automargin``) to hold the
+    title and the legend above it, the tick labels and the axis titles; its ticks."""
+    margin = _margins(layout)
+    title_h = sum(13 if all(s for _, s in line) else 21 for line in rich_lines(title) if line) \
+        if title else 0
+    top = max(margin["t"], title_h + 20 * len(rows) + 18)
+    y.a, y.b = height - margin["b"], top
+    y_ticks = y.ticks()  # first: the left margin holds its labels
+    y_title = (y.spec.get("title") or {}).get("text")
+    left = max(margin["l"], max((text_width(t, 12) for _, t in y_ticks), default=0) + 12
+               + (22 if y_title else 0))
+    x.a, x.b = left, width - margin["r"]
+    x_ticks = x.ticks()
+    lines = max((len(rich_lines(t)) for _, t in x_ticks), default=1)
+    x_title = (x.spec.get("title") or {}).get("text")
+    bottom = max(margin["b"], 14 * lines + 10 + (18 if x.groups else 0)
+                 + (24 if x_title else 0))
+    if bottom != margin["b"]:  # the plot is shorter: its ticks again
+        y.a = height - bottom
+        y_ticks = y.ticks()
+    return x_ticks, y_ticks
+
+
+def _traces(parts: list[Part], shapes: list[Mapping[str, Any]], x: Axis, y: Axis,
+            look: Look) -> str:
+    """The traces (bars under boxes under lines and points, as plotly layers them) and the
+    shapes, clipped to the plot."""
+    drawn: list[str] = []
+    for kinds in (("bar", "histogram"), ("box",), ("scatter",)):
+        for part in parts:
+            if part.trace["type"] not in kinds:
+                continue
+            if part.trace["type"] == "scatter":
+                drawn += _draw_scatter(part, x, y, look)
+            elif part.trace["type"] == "box":
+                drawn += _draw_box(part, x, y)
+            else:
+                drawn += _draw_bars(part, x, y, look)
+    drawn += [_shape(s, x, y) for s in shapes]
+    # an id of its own, the same from run to run: pages hold several drawings
+    clip = "cl" + hashlib.sha1("".join(drawn).encode()).hexdigest()[:12]
+    # the plot's width exactly (a histogram's last bin may run past the axis), with room
+    # above and below for a marker on the edge
+    return (f'<defs><clipPath id="{clip}"><rect x="{x.a:.1f}" y="{y.b - 6:.1f}" '
+            f'width="{x.b - x.a:.1f}" height="{y.a - y.b + 12:.1f}"/></clipPath></defs>'
+            f'<g class="cl-traces" clip-path="url(#{clip})">{"".join(drawn)}</g>')
+
+
+def _grid(x: Axis, x_ticks: list[tuple[float, str]], y: Axis,
+          y_ticks: list[tuple[float, str]], look: Look) -> list[str]:
+    """The grid at the ticks, and the zero lines."""
     # plotly draws no grid across the categories of x (they stand between its bars)
     d = [] if x.category else [f"M{x.px(v):.1f},{y.a:.1f}V{y.b:.1f}" for v, _ in x_ticks]
     d += [f"M{x.a:.1f},{y.px(v):.1f}H{x.b:.1f}" for v, _ in y_ticks]
-    return "".join(d)
+    out = [f'<path class="cl-grid" d="{"".join(d)}" fill="none" '
+           f'stroke="{xml_text(look.grid)}" stroke-width="1"/>']
+    for axis, other in ((x, y), (y, x)):
+        if not axis.category and axis.lo < 0 < axis.hi:
+            at = axis.px(0)
+            line = (f"M{at:.1f},{other.a:.1f}V{other.b:.1f}" if axis is x
+                    else f"M{other.a:.1f},{at:.1f}H{other.b:.1f}")
+            out.append(f'<path class="cl-zero" d="{line}" stroke="{xml_text(look.zero)}" '
+                       f'stroke-width="2"/>')
+    return out
 
 
 def _axis_labels(x: Axis, x_ticks: list[tuple[float, str]], y: Axis,
-                 y_ticks: list[tuple[float, str]], look: Look, x_title: str, y_title: str,
-                 height: int) -> list[str]:
+                 y_ticks: list[tuple[float, str]], look: Look, height: int) -> list[str]:
+    """The tick labels, the groups of two-level categories, the axis titles."""
+    x_title = (x.spec.get("title") or {}).get("text")
+    y_title = (y.spec.get("title") or {}).get("text")
     out = [svg_text(x.px(v), y.a + 16, t, "cl-ink2", look.ink2, anchor="middle", gap=1.15)
            for v, t in x_ticks]
     out += [svg_text(x.a - 6, y.px(v) + 4, t, "cl-ink2", look.ink2, anchor="end")
@@ -418,19 +446,19 @@ def _axis_labels(x: Axis, x_ticks: list[tuple[float, str]], y: Axis,
         below += 18
         for top, first, last in x.groups:
             out.append(svg_text((x.px(first) + x.px(last)) / 2, below, str(top), "cl-ink2",
-                             look.ink2, anchor="middle"))
+                                look.ink2, anchor="middle"))
         edges = [x.px(first - 0.5) for _, first, _ in x.groups] + [x.px(len(x.cats) - 0.5)]
         out.append('<path class="cl-grid" d="' + "".join(
             f"M{e:.1f},{y.a:.1f}v{below - y.a + 4:.1f}" for e in edges)
             + f'" stroke="{xml_text(look.grid)}" fill="none"/>')
     if x_title:
         out.append(svg_text((x.a + x.b) / 2, min(below + 24, height - 6), x_title, "cl-ink",
-                         look.ink, 14, anchor="middle"))
+                            look.ink, 14, anchor="middle"))
     if y_title:
         widest = max((text_width(t, 12) for _, t in y_ticks), default=0)
         at = max(16.0, x.a - widest - 16)
         out.append(svg_text(at, (y.a + y.b) / 2, y_title, "cl-ink", look.ink, 14,
-                         anchor="middle", rotate=True))
+                            anchor="middle", rotate=True))
     return out
 
 

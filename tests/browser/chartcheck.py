@@ -54,7 +54,7 @@ CHART_SEEN = """(root) => {
     const marks = [];
     const traces = root.querySelectorAll(
         'g.cl-traces path, g.cl-traces rect, g.cl-traces circle, g.cl-traces line,' +
-        ' g.plot path, g.plot rect');
+        ' g.overplot path, g.overplot rect');
     for (const el of traces) {
         const b = el.getBBox();
         const shaped = el.tagName === 'path' ? (el.getAttribute('d') || '').length > 4 : true;

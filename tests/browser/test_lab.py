@@ -295,7 +295,7 @@ def test_charts_follow_the_theme(lab_page: LabPage, artifacts: Path) -> None:
     for k in range(count):
         page.evaluate(SCROLL_TO_CHART, k)
         chart = page.locator(".jp-RenderedPlotly").nth(k)
-        chart.locator(".main-svg g.plot").first.wait_for(timeout=30_000)
+        chart.locator(".main-svg .gtitle").first.wait_for(timeout=30_000)  # drawn last
         chart.scroll_into_view_if_needed()
         where = f"chart {k + 1}, {lab_page.theme}"
         seen = chartcheck.chart_seen(chart)
