@@ -15,9 +15,11 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+import nbformat
 import pytest
 
 import cardlab
+import notebooks
 from cardlab.bots import make_bot
 from cardlab.view import charts
 from cardlab.view.chartlayout import nice_step, quartiles, tick_label
@@ -232,6 +234,26 @@ def test_a_chart_given_a_template_keeps_it():
     assert FOLLOW_STYLE not in bundle["text/html"]
     paper = next(el for el in root if el.tag == SVG + "rect")
     assert paper.get("fill") == "rgb(17,17,17)"  # the template's paper
+
+
+def test_a_kernel_shows_a_chart_and_its_drawing(tmp_path):
+    """In a real kernel: a cell's value and ``fig.show()`` store the three parts; a figure
+    made by plotly itself is left to plotly."""
+    cells = ["import cardlab\nfrom cardlab.view import charts\n"
+             "fig = charts.score_evolution(cardlab.example('norwegian-review'))\nfig",
+             "fig.show()",
+             "import plotly.graph_objects as go\ngo.Figure(go.Bar(y=[1, 2]))"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c, id=f"c{k}")
+                                         for k, c in enumerate(cells)])
+    nbformat.write(nb, tmp_path / "charts.ipynb")
+    run = notebooks.execute("charts.ipynb", folder=tmp_path)
+    for cell in ("c0", "c1"):
+        (out,) = run.cell(cell).outputs
+        assert sorted(out.data) == [PLOTLY_MIME, "text/html", "text/plain"], cell
+        assert out.data["text/html"].startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+        assert out.data[PLOTLY_MIME]["layout"]["paper_bgcolor"] == "rgba(0,0,0,0)"
+    (plain_plotly,) = run.cell("c2").outputs
+    assert "text/html" not in plain_plotly.data and PLOTLY_MIME in plain_plotly.data
 
 
 def test_only_a_notebook_renderer_gets_the_bundle():

@@ -15,8 +15,9 @@ that displays as one output holding:
   and in its export");
 - ``text/plain``: the chart's title.
 
-The figure itself is left as plotly made it (``template="plotly_white"``): ``fig.show()``,
-``fig.write_html`` and ``fig.write_image`` give the usual plotly chart.
+The figure itself is left as plotly made it (``template="plotly_white"``): ``fig.write_html``,
+``fig.write_image`` and ``fig.show(renderer=...)`` give the usual plotly chart (in a
+notebook, ``fig.show()`` with no arguments shows what the cell's value would).
 
 >>> import cardlab
 >>> from cardlab.view import charts
@@ -172,8 +173,30 @@ def chart_class() -> Any:
                                   **kwargs: Any) -> dict[str, Any]:
                 return mimebundle(self)
 
+            def show(self, *args: Any, **kwargs: Any) -> None:
+                """In a notebook, with no arguments: as the cell's value shows it (in Lab's
+                theme, with its drawing); otherwise as plotly's ``Figure.show``."""
+                import plotly.io as pio
+
+                if not args and not kwargs and _in_kernel() \
+                        and _notebook_renderer(pio.renderers.default):
+                    from IPython.display import display
+
+                    display(mimebundle(self), raw=True)
+                    return
+                super().show(*args, **kwargs)
+
         _CHART = Chart
     return _CHART
+
+
+def _in_kernel() -> bool:
+    """Whether this runs in a notebook's kernel (IPython with a kernel attached)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return getattr(get_ipython(), "kernel", None) is not None
 
 
 def _notebook_renderer(default: str | None) -> bool:
