@@ -80,7 +80,7 @@ def marks(root: ET.Element, cls: str) -> list[ET.Element]:
 
 def expected_marks(figure: dict[str, Any]) -> dict[str, int]:
     """What the drawing must hold for the figure: a line per line trace, a point per marker,
-    a bar per bar value (a histogram's per filled bin), a box per box trace."""
+    a bar per bar value but 0 (a histogram's per filled bin), a box per box trace."""
     want = {"cl-line": 0, "cl-point": 0, "cl-bar": 0, "cl-box": 0}
     for trace in figure["data"]:
         kind = trace.get("type", "scatter")
@@ -90,7 +90,7 @@ def expected_marks(figure: dict[str, Any]) -> dict[str, int]:
             want["cl-line"] += "lines" in mode and bool(ys)
             want["cl-point"] += len(ys) if "markers" in mode else 0
         elif kind == "bar":
-            want["cl-bar"] += len(ys)
+            want["cl-bar"] += sum(1 for y in ys if y != 0)
         elif kind == "histogram":
             size, start = trace["xbins"]["size"], trace["xbins"]["start"]
             want["cl-bar"] += len({(x - start) // size for x in trace["x"]})

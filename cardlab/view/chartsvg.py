@@ -184,9 +184,10 @@ def _draw_bars(part: Part, x: Axis, y: Axis, look: Look) -> list[str]:
                        f"{where + part.width / 2:g}: {top - part.base[i]:.3g}")
         else:
             tip = _tip(trace.get("name"), f"{_raw(trace, 'x', i)}: {_raw(trace, 'y', i)}")
-        out.append(f'<rect class="cl-bar" x="{left:.1f}" y="{y0:.1f}" '
-                   f'width="{max(right - left, 0.5):.1f}" height="{max(y1 - y0, 0.5):.1f}" '
-                   f'fill="{xml_text(colour)}"{fade}>{tip}</rect>')
+        if top != part.base[i]:  # a bar of 0 has no height: plotly shows nothing there
+            out.append(f'<rect class="cl-bar" x="{left:.1f}" y="{y0:.1f}" '
+                       f'width="{max(right - left, 0.5):.1f}" height="{max(y1 - y0, 0.5):.1f}" '
+                       f'fill="{xml_text(colour)}"{fade}>{tip}</rect>')
         label = texts[i] if isinstance(texts, list) and i < len(texts) else None
         if label:
             inside = trace.get("textposition") in ("auto", "inside") and y1 - y0 >= 18 \

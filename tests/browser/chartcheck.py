@@ -94,6 +94,17 @@ def chart_seen(chart: Any) -> dict[str, Any]:
     return dict(chart.evaluate(CHART_SEEN))
 
 
+def drawable(figure: dict[str, Any]) -> int:
+    """How many of a figure's traces have something to draw (a bar trace of zeros has not)."""
+    count = 0
+    for trace in figure["data"]:
+        values = trace.get("y") or trace.get("x") or []
+        if trace.get("type") == "bar":
+            values = [v for v in values if v]
+        count += any(v is not None for v in values)
+    return count
+
+
 def assert_drawn(seen: dict[str, Any], traces: int, where: str) -> None:
     """The chart has a size, at least one mark per trace and text to read."""
     assert seen["width"] > 200 and seen["height"] > 150, (where, seen["width"], seen["height"])

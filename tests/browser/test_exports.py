@@ -121,7 +121,7 @@ def check_page(page: Any, local: harness.Offline, path: Path, charts: list[dict[
         where = f"{path.name}, chart {k + 1} ({chart['text/plain']})"
         figure = chart[PLOTLY]
         seen = chartcheck.chart_seen(svg)
-        chartcheck.assert_drawn(seen, len(figure["data"]), where)
+        chartcheck.assert_drawn(seen, chartcheck.drawable(figure), where)
         chartcheck.assert_readable(seen, theme, where)
         title = svg.get_attribute("aria-label")
         assert title and title in chart["text/plain"], (where, title)
