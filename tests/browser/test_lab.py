@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import chartcheck
 import expect
 import harness
 import pytest
@@ -312,6 +313,38 @@ def test_text_contrast(lab_page: LabPage, seat: str) -> None:
     contrast = lab_page.root.evaluate(views.CONTRAST)
     assert contrast["checked"] > 50, contrast
     assert not contrast["failures"], contrast["failures"]
+
+
+# The cells with a plotly chart, and a scroll to the k-th of them (Lab draws only the cells
+# near the window)
+SCROLL_TO_CHART = """async (k) => {
+    const notebook = window.jupyterapp.shell.currentWidget.content;
+    const cells = notebook.widgets.map((cell, i) => [cell, i]).filter(([cell]) =>
+        cell.model.type === 'code' && cell.model.outputs.toJSON().some(
+            (o) => o.data && o.data['application/vnd.plotly.v1+json']));
+    await notebook.scrollToItem(cells[k][1], 'center');
+    return cells.length;
+}"""
+
+
+def test_charts_follow_the_theme(lab_page: LabPage, artifacts: Path) -> None:
+    """The walkthrough's four plotly charts are drawn on Lab's own background, dark in the
+    dark themes and light in the light one, each with its traces, and every text on them
+    reaches AA contrast against it (issue 20, item 9)."""
+    page = lab_page.page
+    count = page.evaluate(SCROLL_TO_CHART, 0)
+    assert count == 4
+    for k in range(count):
+        page.evaluate(SCROLL_TO_CHART, k)
+        chart = page.locator(".jp-RenderedPlotly").nth(k)
+        chart.locator(".main-svg .gtitle").first.wait_for(timeout=30_000)  # drawn last
+        chart.scroll_into_view_if_needed()
+        where = f"chart {k + 1}, {lab_page.theme}"
+        seen = chartcheck.chart_seen(chart)
+        chartcheck.assert_drawn(seen, 1, where)
+        chartcheck.assert_readable(seen, lab_page.theme, where)
+        chart.screenshot(path=str(artifacts / f"lab-charts-{lab_page.theme}-{k + 1}.png"))
+    page.screenshot(path=str(artifacts / f"lab-charts-{lab_page.theme}-page.png"))
 
 
 @pytest.mark.parametrize("size", SIZES)
