@@ -77,7 +77,7 @@ def test_a_tampered_file_names_the_place(tmp_path):
     assert result.returncode == 2
     line = result.stderr.strip()
     assert "$.hands[0].actions[6].act" in line and "hand 1, step 7, seat Remo" in line
-    assert "Remo must follow blue, the suit led: Remo holds blue14" in line
+    assert "Remo must follow blue, the suit led: Remo holds blue 14" in line
 
 
 def test_play_writes_through_a_link_with_names_that_have_spaces(tmp_path):
