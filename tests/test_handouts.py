@@ -71,7 +71,7 @@ def test_an_exercise_spec_is_the_widgets_question_and_the_engines_verdicts(revie
             assert key["right"] == exercise.check(exercise.legal).data()
             assert key["right"]["correct"] == ["blue15", "blue17"]
             # each card says what choosing it, and leaving it out, gets wrong
-            assert {code: (chosen, left) for code, _, chosen, left in key["cards"]} == {
+            assert {code: (chosen, left) for code, _, chosen, left, _ in key["cards"]} == {
                 code: ("", "left") if code in ("blue15", "blue17") else ("chose", "")
                 for code, _ in exercise.choices}
         else:
