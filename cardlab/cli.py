@@ -30,6 +30,7 @@ from .loader import load
 from .replay import Replay, note_languages
 from .table import new_game
 from .text import render_steps
+from .words import plural
 
 
 class _Parser(argparse.ArgumentParser):
@@ -159,7 +160,8 @@ def run(argv: Sequence[str] | None = None) -> int:
                          **options)
         kinds = args.bots.split(",")
         if len(kinds) not in (1, len(table.seats)):
-            raise OptionError(f"--bots names {len(kinds)} bots for {len(table.seats)} seats")
+            raise OptionError(f"--bots names {plural(len(kinds), 'bot')} for "
+                              f"{len(table.seats)} seats")
         kinds = kinds * len(table.seats) if len(kinds) == 1 else kinds
         bots = [make_bot(kind.strip(), args.game, seed=f"{seed}/{seat}")
                 for seat, kind in enumerate(kinds)]
@@ -168,7 +170,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        say(f"wrote {args.out}: {len(table.replay.hands)} hands; {totals}")
+        word = table.replay.rules.game.game_type.hand_word
+        say(f"wrote {args.out}: {plural(len(table.replay.hands), word)}; {totals}")
     elif args.command == "show":
         replay = _load(args)
         seat = _seat(replay, args.file, args.seat)
@@ -178,8 +181,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     elif args.command == "validate":
         replay = _load(args)
         actions = sum(len(h.actions) for h in replay.hands)
+        word = get_game(replay.game).game_type.hand_word
         say(f"{args.file}: valid {get_game(replay.game).title} replay, "
-            f"{len(replay.hands)} hands, {actions} actions")
+            f"{plural(len(replay.hands), word)}, {plural(actions, 'action')}")
     elif args.command == "html":
         from .view.page import write_page  # the view layer, only for this command
 

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """``count`` and its noun: ``word`` for one, ``many`` (``word + "s"`` unless given) else."""
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+    """``count`` (thousands set apart: "1,200") and its noun: ``word`` for one, ``many``
+    (``word + "s"`` unless given) for any other count."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {many or word + 's'}"
 
 
 def _joined(items: Sequence[str], last: str) -> str:

@@ -146,7 +146,7 @@ class Exercise:
         self.hand = hand
         self.index = index
         self.cursor.goto(self.cursor.find(hand, index))  # a CardlabError names the range
-        self.where = f"hand {hand} after {index} actions"
+        self.where = f"hand {hand} after {plural(index, 'action')}"
         self.prompt = ""
         self.choices: list[tuple[Any, str]] = []  # (value, label)
         self.table: dict[str, Any] = {}
@@ -300,8 +300,8 @@ class ForbiddenBid(Exercise):
         forbidden = pos.get("forbidden_bid")  # the engine's: live while the dealer is to bid
         if forbidden is None:
             raise CardlabError(f"{self.where}: the others bid {pos.get('bid_total')} in all, "
-                               f"more than the {pos.get('hand_size')} tricks: the hook forbids "
-                               "the dealer nothing here")
+                               f"more than the {plural(pos.get('hand_size') or 0, 'trick')}: "
+                               "the hook forbids the dealer nothing here")
         self.forbidden = int(forbidden)
         trial = state.clone()
         try:
@@ -496,7 +496,7 @@ class HandScore(Exercise):
         state = self.cursor.state
         if not state.hand_over():
             raise CardlabError(f"{self.where}: the hand is not over, so its scores are not "
-                               f"final (it ends after {len(self.cursor.line)} actions)")
+                               f"final (it ends after {plural(len(self.cursor.line), 'action')})")
         s = replay.seat_index(seat)
         self.seat = replay.seats[s]
         pos = self.cursor.position
