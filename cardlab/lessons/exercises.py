@@ -146,7 +146,8 @@ class Exercise:
         self.hand = hand
         self.index = index
         self.cursor.goto(self.cursor.find(hand, index))  # a CardlabError names the range
-        self.where = f"hand {hand} after {plural(index, 'action')}"
+        self.where = (f"{replay.rules.game.game_type.hand_word} {hand} after "
+                      f"{plural(index, 'action')}")
         self.prompt = ""
         self.choices: list[tuple[Any, str]] = []  # (value, label)
         self.table: dict[str, Any] = {}
@@ -237,8 +238,12 @@ class TrickWinner(Exercise):
             pass  # the last action completed a trick
         elif len(cards) == players - 1 and index < len(self.cursor.line):
             index += 1  # the trick's last card is to come: stand just after it
+            before_count = len(tricks)
             pos = self._pos(index)
             tricks = pos.get("tricks") or []
+            if len(tricks) != before_count + 1:  # the last card reneged: dealt again
+                raise CardlabError(f"{self.where}: the trick's last card was not played to "
+                                   "it (the hand was dealt again); choose another trick")
         else:
             raise CardlabError(f"{self.where}: no trick was just completed and none is one "
                                "card short; choose the step just after a trick's last card")

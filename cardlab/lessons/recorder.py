@@ -341,10 +341,10 @@ class Recorder:
                 if d["single"] and record[d["extra"]] is None:
                     raise CardlabError(f"pick {self._slot_name(d['extra'])} too")
                 self.table.deal(record)
-                said = f"hand {len(self.replay.hands)} dealt"
+                said = f"{self.game_type.hand_word} {len(self.replay.hands)} dealt"
             else:
                 self._setup(record, d["dealer"])
-                said = "the draw for first dealer entered"
+                said = f"the {self.game_type.setup_word} for first dealer entered"
         except CardlabError as err:
             return self._refuse(err)
         self._new_draft()
@@ -464,10 +464,10 @@ class Recorder:
             said = f"took back {gone.seat}: {pretty(self.game, gone.act)}"
         elif trimmed.hands:
             record = trimmed.hands.pop().deal
-            said = f"took back the deal of hand {len(trimmed.hands) + 1}"
+            said = f"took back the deal of {self.game_type.hand_word} {len(trimmed.hands) + 1}"
         elif trimmed.setup is not None:
             record, trimmed.setup = trimmed.setup, None
-            said = "took back the draw for first dealer"
+            said = f"took back the {self.game_type.setup_word} for first dealer"
         else:
             return self._refuse(CardlabError("nothing to take back: nothing is entered yet"))
         self.table = rebuild(trimmed)
