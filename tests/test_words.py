@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from tablegames import table_mode_game
+from wordcheck import slips
 
 import cardlab
 from cardlab.bots import make_bot
@@ -39,13 +40,6 @@ from cardlab.lessons.quiz import Quiz
 from cardlab.lessons.recorder import Recorder
 from cardlab.view.movie import build_movie
 
-NOUNS = ("hand", "card", "trick", "action", "decision", "game", "time", "seat", "player",
-         "bid", "point", "deal", "rollout", "move", "step", "chunk", "round", "bot", "sample",
-         "counter", "rubber", "note", "variation", "re-cut")
-ONE_MANY = re.compile(r"(?<![\w.,+\-−/])1 (?:" + "|".join(NOUNS) + r")s\b")
-OPEN_PLURAL = re.compile(r"\w\(s\)")  # "time(s)"
-ARTICLE = re.compile(r"\ba (?:8\d*|11|18)\b")  # "a 11": an 11
-QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)")
 # keys of the movie that hold data, not words: card faces and codes, action texts the viewer
 # sends back, the replay's notes
 DATA_KEYS = {"cards", "h", "lg", "c", "w", "alt", "n", "l", "base"}
@@ -76,25 +70,6 @@ def games() -> Iterator[tuple[str, dict[str, Any], list[cardlab.Replay]]]:
 
 
 CASES = list(games())
-
-
-def codes_of(name: str) -> re.Pattern[str]:
-    codes = set(cardlab.get_game(name).rules_class.deck.codes)
-    ordered = sorted(codes, key=len, reverse=True)
-    return re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(c) for c in ordered) + r")(?![\w/])")
-
-
-def slips(texts: set[str], name: str) -> list[str]:
-    """The texts with a card code (outside quotes), a count with the wrong noun or a number
-    with the wrong article."""
-    pattern = codes_of(name)
-    found = []
-    for text in sorted(texts):
-        bare = QUOTED.sub("''", text)
-        if pattern.search(bare) or ONE_MANY.search(text) or OPEN_PLURAL.search(text) or \
-                ARTICLE.search(text):
-            found.append(text)
-    return found
 
 
 def strings(value: Any, out: set[str], key: str = "") -> None:
