@@ -167,7 +167,8 @@ class Exercise:
         return feedback
 
     def solution(self) -> Feedback:
-        """The answer as *show me* shows it: the right answer's verdict, told, not praised."""
+        """The answer as *show me* shows it: the right answer's verdict, told, not praised
+        (``right`` is False: no answer was given)."""
         raise NotImplementedError
 
     def show(self) -> Feedback:
@@ -278,7 +279,7 @@ class TrickWinner(Exercise):
                         hint=self._hint(f"Not {name}.", self.rule))
 
     def solution(self) -> Feedback:
-        return Feedback(True, f"{SHOWN}{self._why()}.", self.trick["winning_card"])
+        return Feedback(False, f"{SHOWN}{self._why()}.", self.trick["winning_card"])
 
 
 class ForbiddenBid(Exercise):
@@ -330,7 +331,7 @@ class ForbiddenBid(Exercise):
                         hint=self._hint(f"{self.dealer} may bid {bid}.", self.rule))
 
     def solution(self) -> Feedback:
-        return Feedback(True, f"{SHOWN}{self.forbidden}. {self.reason[:1].upper()}"
+        return Feedback(False, f"{SHOWN}{self.forbidden}. {self.reason[:1].upper()}"
                               f"{self.reason[1:]}.", self.forbidden)
 
 
@@ -443,7 +444,7 @@ class LegalPlays(Exercise):
                         hint=words["parts"].join(parts).join(words["hint"]))
 
     def solution(self) -> Feedback:
-        return Feedback(True, self._words()["shown"], list(self.legal), dict(self.reasons))
+        return Feedback(False, self._words()["shown"], list(self.legal), dict(self.reasons))
 
     def _slips(self, chosen: list[str]) -> dict[str, list[str]]:
         # the names of the cards of each slip: as chosen, then as offered (the page's order)
@@ -570,7 +571,7 @@ class HandScore(Exercise):
         return ["Not ", f". {HINT}{self.rule}.{TRY_AGAIN}"]
 
     def solution(self) -> Feedback:
-        return Feedback(True, f"{SHOWN}{self._say(self.score)}. {self.reason}.", self.score)
+        return Feedback(False, f"{SHOWN}{self._say(self.score)}. {self.reason}.", self.score)
 
     def verdicts(self) -> dict[str, Any]:
         """The verdicts of a typed score (see :meth:`Exercise.verdicts`): ``answers``, the

@@ -94,7 +94,7 @@ class Session:
         self._seen.add(exercise.id)
         self.records.append({"exercise": exercise.id, "kind": exercise.kind,
                              "hand": exercise.hand, "index": exercise.index,
-                             "answer": given, "right": feedback.right and given is not None})
+                             "answer": given, "right": feedback.right})
 
     def score(self) -> tuple[int, int]:
         """``(right, asked)``: first answers that were right, exercises answered."""
