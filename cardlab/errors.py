@@ -5,10 +5,10 @@ is a :class:`CardlabError`. The message says *where* and *why*; the attributes c
 facts for programs. The CLI prints ``str(error)`` on one line and exits 2.
 
 >>> try:
-...     raise IllegalActionError("Remo must follow blue: he holds blue14", seat="Remo")
+...     raise IllegalActionError("Remo must follow blue: he holds blue 14", seat="Remo")
 ... except CardlabError as err:
 ...     print(err)
-seat Remo: Remo must follow blue: he holds blue14
+seat Remo: Remo must follow blue: he holds blue 14
 """
 
 from __future__ import annotations
