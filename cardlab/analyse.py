@@ -217,7 +217,8 @@ def add_parser(sub: Any) -> None:
 
     command = sub.add_parser("analyse", help="evaluate every decision with the advisor and "
                                               "write the analysed replay")
-    command.add_argument("file")
+    command.add_argument("file", help="the replay: a file, or example:NAME (see `cardlab "
+                                      "examples`)")
     command.add_argument("--seat", help="only this seat's decisions (default: every seat)")
     command.add_argument("--rollouts", default="200",
                          help="samples per decision, each played out (default 200)")
@@ -237,10 +238,12 @@ def default_output(file: str) -> str:
     """Where ``cardlab analyse FILE`` writes without ``-o``: ``<name>-analysed.json`` in the
     current folder (never over the input, which may be a shipped example).
 
-    >>> default_output("replays/game.json")
-    'game-analysed.json'
+    >>> default_output("replays/game.json"), default_output("example:norwegian-review")
+    ('game-analysed.json', 'norwegian-review-analysed.json')
     """
-    return os.path.splitext(os.path.basename(file))[0] + "-analysed.json"
+    from .loader import stem
+
+    return stem(file) + "-analysed.json"
 
 
 def run_command(replay: Replay, file: str, out: str | None, seat: str | None, rollouts: str,

@@ -37,7 +37,7 @@ from .errors import (
     brief,
 )
 from .files import write_text
-from .game import Rules, State, get_game
+from .game import Game, Rules, State, get_game
 
 # The format's name and versions (docs/replay-format.md), here once: written by
 # :meth:`Replay.to_dict`, checked by :mod:`cardlab.loader`.
@@ -348,7 +348,7 @@ class Replay:
     # -- structure -----------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return _rules(self.game, json.dumps(self.options, sort_keys=True))
+        return _rules(get_game(self.game), json.dumps(self.options, sort_keys=True))
 
     def seat_index(self, seat: str | int) -> int:
         """The seat number (from 0) of ``seat``, given by name or by number: every public
@@ -474,8 +474,9 @@ class Replay:
 
 
 @lru_cache(maxsize=64)
-def _rules(game: str, options_json: str) -> Rules:
-    return get_game(game).rules(**json.loads(options_json))
+def _rules(game: Game, options_json: str) -> Rules:
+    # Keyed by the registered Game, not its name: a game registered again is a new key.
+    return game.rules(**json.loads(options_json))
 
 
 @lru_cache(maxsize=1)

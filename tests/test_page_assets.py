@@ -76,7 +76,7 @@ def test_the_page_is_its_data_and_the_viewers_script():
     script = assets.script(*assets.VIEWER, boot=[assets.VIEW / "page.js"])
     assert page[data_end:] == ('</script>\n<script type="module">\n' + script + "</script>\n"
                                "</body></html>\n")
-    style = assets.stylesheet(assets.VIEWER_CSS)
+    style = assets.stylesheet(*assets.VIEWER_CSS)
     assert f"<style>\nbody{{margin:0;padding:12px;background:#e9e7df}}\n{style}</style>" in page
     assert script.count("function pageModel(") == 1 and assets.EXPORT not in script
 

@@ -307,3 +307,14 @@ def test_an_existing_file_is_replaced_whole_and_dev_null_takes_a_run(serial, tmp
     same(load(out), serial["whot"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.games.parquet", "r.parquet"]
     same(run_case("whot", out="/dev/null"), serial["whot"])
+
+
+@pytest.mark.parametrize("scheduler,extra", [(None, "sim"), ("tcp://127.0.0.1:9", "scale")])
+def test_a_missing_pyarrow_names_the_extra_of_the_run(monkeypatch, scheduler, extra):
+    # A run on this machine needs [sim]; one on a cluster [scale], which brings pyarrow too.
+    # Said before any connection is tried or any game played.
+    from cardlab.dataframes import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+    with pytest.raises(MissingExtraError, match=rf"pip install 'cardlab\[{extra}\]'"):
+        cardlab.simulate("bobs-hat", games=2, scheduler=scheduler, progress=False)

@@ -66,7 +66,7 @@ from ..view.wording import Context, card_faces, centre, seat_private, seat_publi
 from ..words import names_and, plural
 from .tries import HINT, SESSION, SHOWN, TRY_AGAIN, Feedback, Session, Tries
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent

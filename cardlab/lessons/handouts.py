@@ -112,7 +112,7 @@ body{margin:0;padding:12px;background:#f4f2ea;color:#1d1d1b;
 """
 
 def _css() -> str:
-    return STYLE + assets.stylesheet(assets.VIEWER_CSS, HERE / "lessons.css")
+    return STYLE + assets.stylesheet(*assets.VIEWER_CSS, HERE / "lessons.css")
 
 
 # -- the parts of a page ------------------------------------------------------------------------

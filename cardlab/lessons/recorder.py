@@ -42,7 +42,7 @@ from ..view.assets import module, stylesheet
 from ..view.wording import card_faces, pretty
 from ..words import names_and, plural
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent

@@ -77,7 +77,7 @@ def _order(spec: Spec) -> dict[str, list[str]]:
 
 def to_frame(table: Any, spec: Spec) -> Any:
     """A pyarrow table of a run as a DataFrame, the categories in their fixed order."""
-    pd = require("pandas")
+    pd = require("pandas", "sim")
     frame = table.to_pandas()
     for field in table.schema:
         if field.nullable and str(field.type).startswith("int"):
@@ -190,9 +190,10 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
         ) -> tuple[SimulationResult | None, _summary.Tally, dict[str, Any]]:
     """Play ``spec``; write what is asked; return the frames (with ``collect``), the tally and
     what happened (``games`` finished, ``written`` paths, ``interrupted``)."""
-    pa = require("pyarrow")
+    extra = "sim" if scheduler is None else "scale"  # what this run is installed with
+    pa = require("pyarrow", extra)
     if collect:
-        require("pandas")  # only the frames need it: a CLI run streams pyarrow tables
+        require("pandas", extra)  # only the frames need it: a CLI run streams pyarrow tables
     folder = None if replays is None else Path(replays)
     if folder is not None and folder.exists() and not folder.is_dir():
         raise SaveError("is not a folder", file=os.fspath(folder))

@@ -1,7 +1,8 @@
 """The standalone page: one self-contained HTML file that steps through a replay offline.
 
 The page runs the very front-end of the notebook viewer (``viewer.js`` with ``evaluate.js``
-and ``viewer.css``, put together by :mod:`cardlab.view.assets` and inlined) on the movie
+and ``present.js``, ``viewer.css`` with ``present.css``, put together by
+:mod:`cardlab.view.assets` and inlined) on the movie
 embedded as JSON; ``page.js`` boots it with a small model object in place of the widget's
 (``model.js``: ``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``). It loads nothing
 from the network. A teacher e-mails it or puts it on the school's site.
@@ -126,7 +127,7 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
 
     movie = page_movie(replay, seat, lang, views, budget, file, encode)
     js = script(*VIEWER, boot=[VIEW / "page.js"])  # page.js boots the viewer on the movie
-    css = stylesheet(VIEWER_CSS)
+    css = stylesheet(*VIEWER_CSS)
     title = html.escape(str(movie["title"]))
     yield (
         "<!DOCTYPE html>\n"

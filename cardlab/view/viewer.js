@@ -205,6 +205,9 @@ function render({ model, el: host }) {
   const chartBox = el("div", "cardlab-chart");
   bottom.append(sheetBox, chartBox);
   root.append(head, controls, options, main, whatif, bottom, advice.analysis);
+  // the projector mode (present.js): its control at the end of the title's row
+  const presenter = presentView(root);
+  head.appendChild(presenter.control);
 
   // -- state ---------------------------------------------------------------------------------
   let movie = null;
@@ -733,6 +736,7 @@ function render({ model, el: host }) {
 
   return () => {
     stopAutoplay();
+    presenter.dispose();
     model.off("change:movie", onMovie);
     for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate"]) {
       model.off("change:" + key, onChange);

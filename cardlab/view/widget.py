@@ -40,7 +40,7 @@ from .assets import VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty
 from .page import json_text
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 BOT_KINDS = ("heuristic", "random")
@@ -50,8 +50,8 @@ EVALUATE_ROLLOUTS = 200  # the browser's "evaluate this decision": a modest numb
 class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
 
-    _esm = module(*VIEWER)  # common.js, viewer.js and evaluate.js: one module
-    _css = stylesheet(VIEWER_CSS)  # cards.css and viewer.css
+    _esm = module(*VIEWER)  # common.js, viewer.js, evaluate.js and present.js: one module
+    _css = stylesheet(*VIEWER_CSS)  # cards.css, viewer.css and present.css
     movie = traitlets.Dict({}).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)

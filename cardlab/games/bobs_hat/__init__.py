@@ -18,7 +18,17 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...game import CardFace, GameType, Outcome, RolloutBot, Rules, Scored, State, register
+from ...game import (
+    CardFace,
+    GameType,
+    HandParts,
+    Outcome,
+    RolloutBot,
+    Rules,
+    Scored,
+    State,
+    register,
+)
 from ...kernel import hands_by_suit
 from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
@@ -72,6 +82,22 @@ colour taken than anyone else and scores 5 + those cards, a miss −5; ...
                 "bid is made with strictly fewer cards taken than anyone else and scores the "
                 f"number of cards dealt to each{double}, and a miss loses as much; a tie "
                 "fails; whoever holds Bob's Hat at the end scores its value")
+
+    def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
+        # The engine's score_parts, once the hand is over: each bid's points, the hat's and a
+        # renege's. They describe the whole hand number; a renege's penalty was already
+        # counted by the attempt that was redealt, so this entry's renege is what is left.
+        parts = end.get("score_parts")
+        if not parts:
+            return super().hand_parts(end, scores, ended)
+        components, results = [], []
+        for seat_parts, score in zip(parts, scores, strict=True):
+            bids = {k: v for k, v in seat_parts.items() if k not in ("hat", "renege")}
+            hat = seat_parts.get("hat", 0)
+            components.append({"bids": sum(bids.values()), "hat": hat,
+                               "renege": score - sum(bids.values()) - hat})
+            results.append([(word, points > 0) for word, points in bids.items()])
+        return HandParts(components, results)
 
     # -- the advisor ---------------------------------------------------------------------------
     def seat_public(self, state: State) -> dict[str, Any]:
