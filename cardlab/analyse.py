@@ -41,6 +41,7 @@ from .cursor import walk
 from .errors import CardlabError, OptionError, brief
 from .replay import Replay
 from .validation import EVAL_BOTS, check_rollouts
+from .words import plural
 
 SEED_BITS = 53  # a derived seed stays an exact number in JavaScript too (the viewer reads it)
 
@@ -251,7 +252,8 @@ def run_command(replay: Replay, file: str, out: str | None, seat: str | None, ro
                    progress=True, workers=count)
     done.save(target)
     evaluated = len(decision_points(done, number))
-    return f"wrote {target}: {evaluated} decisions evaluated, {int(text)} rollouts each"
+    return (f"wrote {target}: {plural(evaluated, 'decision')} evaluated, "
+            f"{plural(int(text), 'rollout')} each")
 
 
 __all__ = ["DecisionPoint", "add_parser", "analyse", "decision_points", "decision_seed",

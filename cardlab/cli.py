@@ -32,6 +32,7 @@ from .loader import EXAMPLE, example_names, load, stem
 from .replay import Replay, note_languages
 from .table import new_game
 from .text import render_steps
+from .words import plural
 
 REPLAY_HELP = "the replay: a file, or example:NAME (see `cardlab examples`)"
 
@@ -215,7 +216,8 @@ def run(argv: Sequence[str] | None = None) -> int:
                          **options)
         kinds = args.bots.split(",")
         if len(kinds) not in (1, len(table.seats)):
-            raise OptionError(f"--bots names {len(kinds)} bots for {len(table.seats)} seats")
+            raise OptionError(f"--bots names {plural(len(kinds), 'bot')} for "
+                              f"{len(table.seats)} seats")
         kinds = kinds * len(table.seats) if len(kinds) == 1 else kinds
         bots = [make_bot(kind.strip(), args.game, seed=f"{seed}/{seat}")
                 for seat, kind in enumerate(kinds)]
@@ -224,8 +226,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         table.save(args.out)
         totals = ", ".join(f"{s} {v}" for s, v in zip(table.seats, table.state.totals(),
                                                        strict=True))
-        from .view.wording import plural
-
         hands = plural(len(table.replay.hands), table.replay.rules.game.game_type.hand_word)
         say(f"wrote {args.out}: {hands}; {totals}")
     elif args.command == "show":
@@ -235,8 +235,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         say_lines(line for _, lines in render_steps(
             replay, seat=seat, lang=_lang(replay, args.file, args.lang)) for line in lines)
     elif args.command == "validate":
-        from .view.wording import plural  # the one plural rule of what people read
-
         replay = _load(args)
         actions = sum(len(h.actions) for h in replay.hands)
         say(f"{args.file}: valid {get_game(replay.game).title} replay, "
@@ -255,8 +253,6 @@ def run(argv: Sequence[str] | None = None) -> int:
                    budget=args.page_budget, file=args.file, future=args.future)
         say(f"wrote {out}")
     elif args.command == "examples":
-        from .view.wording import plural
-
         for name in example_names():
             replay = load(EXAMPLE + name)
             hands = plural(len(replay.hands), replay.rules.game.game_type.hand_word)

@@ -5,10 +5,10 @@ is a :class:`CardlabError`. The message says *where* and *why*; the attributes c
 facts for programs. The CLI prints ``str(error)`` on one line and exits 2.
 
 >>> try:
-...     raise IllegalActionError("Remo must follow blue: he holds blue14", seat="Remo")
+...     raise IllegalActionError("Remo must follow blue: he holds blue 14", seat="Remo")
 ... except CardlabError as err:
 ...     print(err)
-seat Remo: Remo must follow blue: he holds blue14
+seat Remo: Remo must follow blue: he holds blue 14
 """
 
 from __future__ import annotations
@@ -55,6 +55,15 @@ class IllegalActionError(CardlabError, ValueError):
     """An action the rules forbid here.
 
     ``hand``, ``step`` and ``seat`` say where; the message says why, in the words of the rules.
+    ``reason`` is that sentence alone, as a person at the table reads it; ``rule`` is the rule
+    the action breaks without the facts of this position that would give an answer away
+    (which cards the seat holds), as a hint says it ("Remo must follow blue, the suit led");
+    it is the reason itself where the two are the same.
+
+    >>> err = IllegalActionError("Remo must follow blue: Remo holds blue 14", seat="Remo",
+    ...                          rule="Remo must follow blue")
+    >>> err.reason, err.rule
+    ('Remo must follow blue: Remo holds blue 14', 'Remo must follow blue')
     """
 
     def __init__(
@@ -65,8 +74,10 @@ class IllegalActionError(CardlabError, ValueError):
         step: int | None = None,
         seat: str | int | None = None,
         action: str | None = None,
+        rule: str | None = None,
     ) -> None:
         self.reason = reason
+        self.rule = rule or reason
         self.hand = hand
         self.step = step
         self.seat = seat
@@ -77,12 +88,13 @@ class IllegalActionError(CardlabError, ValueError):
                 seat: str | int | None = None) -> IllegalActionError:
         """Return a copy that also names the hand, step and seat: the hand and step are kept
         where already known; a given seat (a name) replaces the engine's seat number."""
-        return IllegalActionError(
+        return type(self)(
             self.reason,
             hand=self.hand if self.hand is not None else hand,
             step=self.step if self.step is not None else step,
             seat=seat if seat is not None else self.seat,
             action=self.action,
+            rule=self.rule,
         )
 
     def __str__(self) -> str:
@@ -109,15 +121,18 @@ class ActionTextError(IllegalActionError, CardCodeError):
     "hand 1, seat Tone: 'hat +5' is not an action"
     """
 
-    def located(self, *, hand: int | None = None, step: int | None = None,
-                seat: str | int | None = None) -> ActionTextError:
-        return ActionTextError(
-            self.reason,
-            hand=self.hand if self.hand is not None else hand,
-            step=self.step if self.step is not None else step,
-            seat=seat if seat is not None else self.seat,
-            action=self.action,
-        )
+
+def sentence(err: BaseException) -> str:
+    """What a person at the table reads of an error: the rule's sentence without the "where"
+    the command line prints before it (hand, step, seat, action; the file and the JSON path).
+
+    >>> sentence(IllegalActionError("Remo must follow blue", hand=1, step=7, seat="Remo"))
+    'Remo must follow blue'
+    >>> sentence(CardlabError("no such file"))
+    'no such file'
+    """
+    reason = getattr(err, "reason", None)
+    return reason if isinstance(reason, str) and reason else str(err)
 
 
 class ReplayError(CardlabError, ValueError):

@@ -34,6 +34,7 @@ from .bots import Bot, make_bot
 from .errors import CardlabError, IllegalActionError, OptionError
 from .game import State
 from .replay import Action, LinePath, Replay, index_of_hand
+from .words import plural
 
 MAX_ACTIONS = 100_000
 
@@ -135,7 +136,7 @@ def branch(replay: Replay, hand: int, index: int, action: str,
         raise IllegalActionError("nobody is to act here: the hand is over",
                                  hand=state.hand_number(), step=index + 1)
     if index >= len(parent):  # a variation replaces a recorded action
-        raise CardlabError(f"the line of hand {hand} ends after {len(parent)} actions; "
+        raise CardlabError(f"the line of hand {hand} ends after {plural(len(parent), 'action')}; "
                            "there is no recorded action to replace here")
     before = _totals_at_deal(replay, hand)
     try:

@@ -396,13 +396,18 @@ class State:
                                   seat=None if seat < 0 else seat) from None
         self.apply(action)
 
-    def refuse(self, reason: str, action: str | None = None) -> IllegalActionError:
+    def refuse(self, reason: str, action: str | None = None,
+               rule: str | None = None) -> IllegalActionError:
+        """The refusal of ``action``: ``reason`` in the words of the rules, naming cards as
+        people do; ``rule``, the same rule without the facts that would give an answer away
+        (see :class:`~cardlab.errors.IllegalActionError`)."""
         seat = self.to_act()
         return IllegalActionError(
             reason,
             hand=self.hand_number() or None,
             seat=None if seat < 0 else seat,
             action=action,
+            rule=rule,
         )
 
 
@@ -451,6 +456,20 @@ class GameType:
     # card up (Bob's Hat's four trump cards; the last means no trump).
     trump_words: tuple[str, ...] = ()
     bids_tricks: bool = False
+    # The question a decision asks (the quiz's), by the first words of its choices, sorted
+    # and joined by a space ("bid", "draw play"): see :meth:`question`.
+    questions: tuple[tuple[str, str], ...] = (("bid", "What do you bid?"),
+                                              ("play", "Which card do you play?"))
+
+    def question(self, choices: Sequence[str]) -> str:
+        """The question of a decision whose choices are the action texts ``choices``: the
+        game's question for the kinds of action among them, else "What do you do next?".
+
+        >>> GameType().question(["bid 0", "bid 1"]), GameType().question(["play 5H", "draw"])
+        ('What do you bid?', 'What do you do next?')
+        """
+        kinds = " ".join(sorted({text.split(" ", 1)[0] for text in choices}))
+        return dict(self.questions).get(kinds, "What do you do next?")
 
 
 Bot = Callable[["State", int], int]
@@ -633,6 +652,24 @@ class Game:
     def card_faces(self) -> dict[str, CardFace]:
         """Every card code of the deck → its face (:data:`CardFace`)."""
         raise NotImplementedError
+
+    # -- the words of the lessons ------------------------------------------------------------
+    def score_rule(self, rules: Rules) -> str:
+        """How a hand is scored under ``rules``, in one sentence that names no card and no
+        seat: what an exercise's hint on a hand's score says ("": the game says none)."""
+        return ""
+
+    def trick_rule(self, state: State) -> str:
+        """Who takes a trick in ``state``'s hand, naming no card (a trick game's: the trick
+        exercise's hint); "" for a game with no tricks."""
+        return ""
+
+    def explain_score(self, position: dict[str, Any], seat: int, name: str) -> str | None:
+        """Why ``seat`` (called ``name``) scores what it does in the finished hand of
+        ``position`` (a snapshot that shows the seat's cards), with numbers that add up to
+        its hand score; None where the position's own parts say it (the lessons then write
+        them out: :class:`cardlab.lessons.exercises.HandScore`)."""
+        return None
 
     # -- the advisor ---------------------------------------------------------------------------
     def seat_public(self, state: State) -> dict[str, Any]:

@@ -142,7 +142,7 @@ class Table:
             state.apply(action)
         except IllegalActionError as err:
             raise IllegalActionError(err.reason, hand=hand, step=step, seat=name,
-                                     action=err.action) from None
+                                     action=err.action, rule=err.rule) from None
         except CardlabError as err:
             raise ActionTextError(str(err), hand=hand, step=step, seat=name) from None
         self._record(Action(name or self.seats[to_act], canonical, note))

@@ -20,6 +20,7 @@ from .cursor import walk
 from .game import State
 from .replay import Action, Note, Replay
 from .seatview import seat_position, visible_action, visible_eval, visible_note
+from .words import plural
 
 
 def _note(note: Note | None, lang: str) -> str | None:
@@ -33,7 +34,8 @@ def _header(pos: dict[str, Any], seats: list[str], attempt: int) -> str:
     facts = []
     if pos.get("dealer") is not None:
         size = pos.get("hand_size")
-        facts.append(f"{seats[pos['dealer']]} deals" + (f" {size} cards each" if size else ""))
+        facts.append(f"{seats[pos['dealer']]} deals" + (f" {plural(size, 'card')} each"
+                                                        if size else ""))
     if "trump" in pos:
         turned = f" (turned {pos['turned']})" if pos.get("turned") else ""
         facts.append(f"trump {pos['trump'] or 'none'}{turned}")
@@ -83,7 +85,7 @@ def _marked(replay: Replay, hand_index: int, index: int, action: Action,
     assert action.eval is not None
     played = played_text(replay, hand_index + 1, index, action)
     verdict = judge(action.eval["values"], played, low_score_wins)
-    how = "exact" if action.eval.get("exact") else f"{action.eval['rollouts']} rollouts"
+    how = "exact" if action.eval.get("exact") else plural(action.eval["rollouts"], "rollout")
     return verdict.mark, (f"    {verdict.mark} {action.seat}: {played} lost {verdict.loss:.1f} "
                           f"expected points; best {verdict.best} ({how})")
 

@@ -38,6 +38,21 @@ def test_play_show_validate(tmp_path, capsys):
     assert "valid Where's Bob's Hat? replay, 2 hands" in capsys.readouterr().out
 
 
+def test_one_hand_and_one_game_are_said_in_the_singular(tmp_path, capsys):
+    """A one-hand replay is "1 hand" (the issue saw "1 hands"); a Whot rubber of one game
+    counts games, its own word."""
+    for game, option, word in (("bobs-hat", "hands=1", "1 hand"),
+                               ("whot", "rubber=single", "1 game")):
+        out = tmp_path / f"{game}.json"
+        with pytest.raises(SystemExit):
+            main(["play", game, "--seed", "2", "--option", option, "--out", str(out)])
+        assert capsys.readouterr().out.startswith(f"wrote {out}: {word}; ")
+        with pytest.raises(SystemExit):
+            main(["validate", str(out)])
+        said = capsys.readouterr().out
+        assert f" replay, {word}, " in said and " actions" in said, said
+
+
 def test_the_same_seed_gives_the_same_file(tmp_path):
     for name in ("a.json", "b.json"):
         with pytest.raises(SystemExit):
@@ -79,7 +94,7 @@ def test_a_tampered_file_names_the_place(tmp_path):
     assert result.returncode == 2
     line = result.stderr.strip()
     assert "$.hands[0].actions[6].act" in line and "hand 1, step 7, seat Remo" in line
-    assert "Remo must follow blue, the suit led: Remo holds blue14" in line
+    assert "Remo must follow blue, the suit led: Remo holds blue 14" in line
 
 
 def test_play_writes_through_a_link_with_names_that_have_spaces(tmp_path):

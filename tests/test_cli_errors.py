@@ -69,7 +69,7 @@ LONG = "x" * 300 + ".json"
 # (command line, fragments the one error line must hold); "@" names a file of ``place``.
 CASES: list[tuple[list[str], list[str]]] = [
     # the command line itself
-    ([], ["required: command"]),
+    ([], ["required: COMMAND"]),
     (["frobnicate"], ["invalid choice", "frobnicate"]),
     (["play"], ["required: game, --out"]),
     (["play", "bobs-hat"], ["required: --out"]),

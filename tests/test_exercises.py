@@ -60,10 +60,14 @@ def test_trick_winner_at_every_completed_trick(name):
         right = exercise.answer(winner_card)
         assert right.right and right.correct == winner_card
         assert done["reason"] in right.text and replay.seats[done["winner"]] in right.text
-        for code, _ in exercise.choices:
+        rule = replay.rules.game.trick_rule(after)
+        for code, name in exercise.choices:
             if code != winner_card:
                 wrong = exercise.check(code)
                 assert not wrong.right and done["reason"] in wrong.text
+                # the hint is the trick rule: it names the card tried, not the one that won
+                assert wrong.hint == f"Not {name}. Hint: {rule}. Try again, or choose Show me."
+                assert dict(exercise.choices)[winner_card] not in wrong.hint
         # the question's data gives nothing away: no winner, no reason, no turn badge
         data = json.dumps(exercise.data())
         assert done["reason"] not in data
@@ -114,6 +118,8 @@ def test_forbidden_bid_is_the_engines_hook_in_every_hand():
                 wrong = exercise.check(bid)
                 assert not wrong.right and err.value.reason in wrong.text
                 assert f"may bid {bid}" in wrong.text
+                assert err.value.rule in wrong.hint and str(exercise.forbidden) not in \
+                    wrong.hint.replace(f"may bid {bid}", "")
         assert err.value.reason not in json.dumps(exercise.data())
     assert asked >= 15
     assert session.score() == (asked, asked)
@@ -169,20 +175,27 @@ def test_legal_plays_against_the_engine(name):
                 assert exercise.reasons[code] == reason
         right = exercise.check(list(exercise.legal))
         assert right.right and f"{seat} may play" in right.text
-        for reason in exercise.reasons.values():
-            assert reason in right.text
+        for code, reason in exercise.reasons.items():  # the engine's reason, or its rule
+            assert reason in right.text or exercise.rules[code] in right.text
         illegal = [c for c in held if c not in exercise.legal]
         if illegal:
             wrong = exercise.check([*exercise.legal, illegal[0]])
-            assert not wrong.right and exercise.reasons[illegal[0]] in wrong.text
+            assert not wrong.right and (exercise.reasons[illegal[0]] in wrong.text
+                                        or exercise.rules[illegal[0]] in wrong.text)
             assert "which " + seat + " may not play" in wrong.text
+            # the hint: the rule the card breaks, naming no card the seat holds
+            assert exercise.rules[illegal[0]] in wrong.hint
+            named = [name for _, name in exercise.choices if any(ch.isdigit() for ch in name)]
+            assert not any(name in wrong.hint for name in named), wrong.hint  # (a WHOT: a kind)
         if exercise.legal:
             missed = exercise.check(exercise.legal[1:])
             assert not missed.right and "you left out" in missed.text
+            assert "you left out a card " + seat + " may play" in missed.hint
         # nothing in the question says which cards are legal
         assert all(s["legal"] == [] for s in exercise.table["seats"])
-        for reason in exercise.reasons.values():
+        for code, reason in exercise.reasons.items():
             assert reason not in json.dumps(exercise.data())
+            assert exercise.rules[code] not in json.dumps(exercise.data())
         checked += 1
     assert checked >= 10
 
@@ -219,8 +232,9 @@ def test_hand_score_at_every_hands_end(name):
                 bid, won = end["bids"][s], end["tricks_won"][s]
                 assert exercise.score == teds_game.score(bid, won, end["hand_size"])
                 assert f"bid {bid} and took {won}" in exercise.reason
-            else:  # Whot: points against, the cards left in hand
-                assert "cards left in hand" in exercise.reason
+            else:  # Whot: points against, the cards left in hand, or none
+                assert exercise.reason.startswith(f"{seat} is left with ") or \
+                    exercise.reason == f"{seat} has no card left: 0 points against"
             right = exercise.answer(str(exercise.score))
             assert right.right and exercise.reason in right.text
             wrong = exercise.check(exercise.score + 1)
@@ -296,7 +310,10 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     state = json.dumps(widget.get_state())
     assert "highest blue" not in state
     widget._on_msg(widget, {"type": "answer", "value": "blue14"}, [])
-    assert widget.feedback["right"] is False and "highest blue" in widget.feedback["text"]
+    # a first miss: the hint, and neither the answer nor the engine's reason yet
+    assert widget.feedback["stage"] == "hint" and widget.feedback["right"] is False
+    assert widget.feedback["text"].startswith("Not blue 14. Hint: a trick goes to the highest")
+    assert "correct" not in widget.feedback and "highest blue" not in json.dumps(widget.feedback)
     assert widget.score == {"right": 0, "asked": 1}
     widget._on_msg(widget, {"type": "answer", "value": "red7"}, [])
     assert "'red7' is not one of the choices: blue20, blue14, blue9, blue5" in \
@@ -304,6 +321,9 @@ def test_the_widget_checks_in_the_kernel_and_shows_errors():
     widget._on_msg(widget, {"type": "answer", "value": "purple9"}, [])  # the deck's words
     assert widget.feedback["error"].startswith("'purple9' is not a Where's Bob's Hat? card")
     assert widget.score == {"right": 0, "asked": 1}  # bad answers are not counted
+    widget._on_msg(widget, {"type": "answer", "value": "blue9"}, [])  # a bad one is no try
+    assert widget.feedback["stage"] == "answer" and widget.feedback["correct"] == "blue20"
+    assert "Tone takes the trick with blue 20: highest blue" in widget.feedback["text"]
     bad = ex.exercise("legal-plays", review, hand=1, index=None)
     assert bad.data == {} and "nobody is to act" in bad.error
     assert bad.answer("blue9") is None
@@ -333,7 +353,8 @@ def test_the_verdicts_for_a_page_without_kernel_are_those_of_check(kind):
     verdicts = exercise.verdicts()
     if kind in ("trick-winner", "forbidden-bid"):  # every choice's verdict, one of them right
         assert verdicts == {"answers": {str(v): exercise.check(v).data()
-                                        for v, _ in exercise.choices}}
+                                        for v, _ in exercise.choices},
+                            "solution": exercise.solution().data()}
         assert sum(v["right"] for v in verdicts["answers"].values()) == 1
     elif kind == "legal-plays":  # the right set's; a wrong set's sentence around its slips
         assert verdicts["right"] == exercise.check(exercise.legal).data()
@@ -341,11 +362,92 @@ def test_the_verdicts_for_a_page_without_kernel_are_those_of_check(kind):
         wrong = exercise.check([])
         before, after = verdicts["wrong"]["text"]
         assert wrong.text.startswith(before) and wrong.text.endswith(after)
+        before, after = verdicts["wrong"]["hint"]
+        assert wrong.hint.startswith(before) and wrong.hint.endswith(after)
     else:  # the right number's; a wrong one's sentence around the number
         score = exercise.score
         assert verdicts["answers"] == {str(score): exercise.check(score).data()}
         before, after = verdicts["wrong"]["text"]
         assert exercise.check(score + 3).text == before + signed(score + 3) + after
+        before, after = verdicts["wrong"]["hint"]
+        assert exercise.check(score + 3).hint == before + signed(score + 3) + after
         assert verdicts["signs"] == [signed(-1)[:-1], "", "+"]
     assert exercise.session.score() == (0, 0)  # working out the verdicts answers nothing
     assert "correct" not in json.dumps(exercise.data())
+
+
+# -- tries: a hint first, the answer after a second miss or on show me ---------------------
+
+def test_a_first_miss_gets_a_hint_and_a_second_the_answer_in_the_widget():
+    review = cardlab.example("norwegian-review")
+    session = ex.Session()
+    widget = ex.exercise("legal-plays", review, hand=1, index=6, view="Remo", session=session)
+    widget._on_msg(widget, {"type": "answer", "value": ["red7"]}, [])
+    hint = widget.feedback
+    assert hint == {"stage": "hint", "right": False, "given": ["red7"],
+                    "text": "Not quite. Hint: Remo must follow blue, the suit led; you left out "
+                            "a card Remo may play. Try again, or choose Show me."}
+    widget._on_msg(widget, {"type": "answer", "value": ["red9"]}, [])
+    answer = widget.feedback
+    assert answer["stage"] == "answer" and answer["correct"] == ["blue14"]
+    assert "Remo holds blue 14" in answer["text"] and answer["reasons"]["red9"]
+    widget._on_msg(widget, {"type": "answer", "value": ["blue14"]}, [])
+    assert widget.feedback["stage"] == "right"
+    assert session.score() == (0, 1)  # the first answer counts
+
+
+def test_right_first_time_is_praised_and_show_me_tells_the_answer():
+    teds = cardlab.example("teds-game-example")
+    session = ex.Session()
+    right = ex.exercise("forbidden-bid", teds, hand=2, index=3, session=session)
+    right._on_msg(right, {"type": "answer", "value": 3}, [])
+    assert right.feedback["stage"] == "right"
+    assert right.feedback["text"].startswith("Right: the hook: the dealer, Ann, may not bid 3")
+    shown = ex.exercise("hand-score", teds, hand=2, seat="Ann", session=session)
+    shown._on_msg(shown, {"type": "show"}, [])
+    score = shown.exercise.score
+    assert shown.feedback["stage"] == "answer" and shown.feedback["correct"] == score
+    assert shown.feedback["text"].startswith(f"The answer: {signed(score)}. Ann bid ")
+    shown._on_msg(shown, {"type": "answer", "value": str(score + 1)}, [])  # done: no hint now
+    assert shown.feedback["stage"] == "answer"
+    assert session.score() == (1, 2)  # shown before any answer: counted as missed
+    assert session.records[1]["answer"] is None and not session.records[1]["right"]
+
+
+def test_tries_after_a_right_answer_show_whole_verdicts():
+    review = cardlab.example("norwegian-review")
+    exercise = ex.TrickWinner(review, 1, 9, session=ex.Session())
+    tries = ex.Tries()
+    assert tries.respond(exercise.check("blue20"), "blue20")["stage"] == "right"
+    assert tries.respond(exercise.check("blue9"), "blue9")["stage"] == "answer"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_hand_score_reason_adds_up(name):
+    """The game's own sum (Whot's cards left, stars double; Ted's Game's bid and tricks), or
+    the parts of the score and their total, gives the hand's score."""
+    import re
+
+    replay = cardlab.example(name)
+    checked = 0
+    for hand in Cursor(replay).hands[:4]:
+        for seat in replay.seats:
+            exercise = ex.HandScore(replay, hand, seat=seat)
+            reason = exercise.reason.replace("\u2212", "-")
+            if name == "whot-example":
+                sums = re.search(r": ((?:\d+ \+ )*\d+ = )?(\d+) points against$", reason)
+                assert sums, reason
+                if sums.group(1):
+                    assert sum(int(n) for n in sums.group(1)[:-3].split(" + ")) == \
+                        int(sums.group(2))
+                assert int(sums.group(2)) == exercise.score
+                if "star" in reason:
+                    assert "a star counts double" in reason
+            elif name == "teds-game-example":
+                last = int(reason.rsplit("= ", 1)[1])
+                assert (last if "exact" in reason else -last) == exercise.score, reason
+            else:
+                numbers = [int(n) for n in re.findall(r"[+-]\d+", reason.split("; in all")[0])]
+                assert sum(numbers) == exercise.score, reason
+            checked += 1
+    assert checked >= 8

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import wordcheck
 
 import cardlab
 from cardlab.errors import CardlabError
@@ -35,6 +36,11 @@ def embedded(page: str) -> tuple[dict[str, dict], list[dict]]:
             movies[re.search(r'data-movie="([^"]*)"', attrs).group(1)] = json.loads(text)
     assert specs is not None
     return movies, specs
+
+
+def visible(page: str) -> str:
+    """The page's HTML without its scripts, data and style: what the reader sees of it."""
+    return re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
 
 
 def self_contained(page: str) -> None:
@@ -71,7 +77,7 @@ def test_an_exercise_spec_is_the_widgets_question_and_the_engines_verdicts(revie
             assert key["right"] == exercise.check(exercise.legal).data()
             assert key["right"]["correct"] == ["blue15", "blue17"]
             # each card says what choosing it, and leaving it out, gets wrong
-            assert {code: (chosen, left) for code, _, chosen, left in key["cards"]} == {
+            assert {code: (chosen, left) for code, _, chosen, left, _ in key["cards"]} == {
                 code: ("", "left") if code in ("blue15", "blue17") else ("chose", "")
                 for code, _ in exercise.choices}
         else:
@@ -118,10 +124,12 @@ def test_quiz_handout_page(review):
 
 # --- a lesson --------------------------------------------------------------------------------
 
-def write_notebook(folder: Path, cells: list[tuple[str, str]]) -> Path:
+def write_notebook(folder: Path, cells: list[tuple[str, str]],
+                   metadata: dict[int, dict] | None = None) -> Path:
     nb = nbformat.v4.new_notebook(cells=[
         (nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell)(
-            source, id=f"c{k}") for k, (kind, source) in enumerate(cells)])
+            source, id=f"c{k}", metadata=(metadata or {}).get(k, {}))
+        for k, (kind, source) in enumerate(cells)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     path = folder / "lesson.ipynb"
@@ -137,7 +145,7 @@ def test_a_lesson_becomes_its_text_its_printed_tables_its_viewers_and_exercises(
                  "from cardlab.lessons.exercises import exercise\n"
                  "review = cardlab.example('norwegian-review')\n"
                  "viewer = ReplayViewer(review, lang='en')\nviewer"),
-        ("code", "viewer.goto_action(1, 9)\nprint('after trick', 1)\n'a value'"),
+        ("code", "viewer.goto_action(1, 9)\nprint('after trick', 1)\n'a value'"),  # a bare value
         ("code", "hidden_code = 42"),                      # moves nothing, shows nothing
         ("code", "viewer.set_seat('Brad')\nexercise('trick-winner', review, hand=1, index=21)"),
         ("code", "exercise('forbidden-bid', review, hand=1)"),   # shows its error
@@ -149,8 +157,8 @@ def test_a_lesson_becomes_its_text_its_printed_tables_its_viewers_and_exercises(
     assert "<title>A small lesson</title>" in page and "<strong>this</strong>" in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "javascript:" not in page
     assert "hidden_code" not in page and "import cardlab" not in page  # no code
-    assert ('<pre class="cardlab-handout-output" tabindex="0">after trick 1\n&#x27;a value&#x27;'
-            "</pre>") in page
+    assert '<pre class="cardlab-handout-output" tabindex="0">after trick 1</pre>' in page
+    assert "&#x27;a value&#x27;" not in page  # the notebook's way of showing a value
     viewers = re.findall(r'<div class="cardlab-handout-viewer" data-movie="([^"]*)" '
                          r'data-step="(\d+)" data-line="(\d+)" data-seat="([^"]*)">', page)
     cursor = cardlab.Cursor(cardlab.example("norwegian-review"), hand=1)
@@ -189,6 +197,48 @@ def test_the_viewers_show_the_moves_to_come_as_the_lesson_or_the_call_says(tmp_p
     assert hosts(handouts.lesson_handout(path, future=False)) == [False, False]
 
 
+def test_a_handout_leaves_out_and_rewords_what_only_makes_sense_in_a_notebook(tmp_path):
+    """A cell tagged notebook-only is left out (its text, its printed output: not the viewer
+    it moves); ``cardlab.handout`` rewords a cell (Markdown in its place, or passages of a
+    text cell replaced); a table (a pandas frame) stays, a bare value does not."""
+    path = write_notebook(tmp_path, [
+        ("md", "# Lesson\n\nRun the cells one by one (Shift+Enter). Then read on."),
+        ("code", "import pandas as pd\nimport cardlab\nfrom cardlab.view import ReplayViewer\n"
+                 "review = cardlab.example('norwegian-review')\nviewer = ReplayViewer(review)\n"
+                 "viewer"),
+        ("code", "viewer.goto_action(1, 11)\nprint('She may play:', viewer.position['legal'])"),
+        ("md", "Press **Shift+Enter** in the next cell."),
+        ("code", "print('a table:')\npd.DataFrame({'seat': review.seats})"),
+        ("code", "{'Tone': 1}"),
+        ("code", "print(sorted(review.seats))"),
+    ], metadata={0: {"cardlab": {"handout": [["Run the cells one by one (Shift+Enter).",
+                                               "Step through each table."]]}},
+                 2: {"tags": ["notebook-only"]}, 3: {"tags": ["notebook-only"]},
+                 6: {"cardlab": {"handout": "The seats, *in order*."}}})
+    page = handouts.lesson_handout(path)
+    seen = visible(page)
+    assert "Step through each table. Then read on." in seen and "Shift" not in seen
+    assert "She may play" not in seen and "play blue" not in seen
+    steps = re.findall(r'class="cardlab-handout-viewer"[^>]*data-step="(\d+)"', page)
+    cursor = cardlab.Cursor(cardlab.example("norwegian-review"), hand=1)
+    assert [int(s) for s in steps] == [0, cursor.find(1, 11)]  # the viewer it moved stays
+    assert "a table:\n" in seen and "Kathrine" in seen  # printed text and the table
+    assert "&#x27;Tone&#x27;: 1" not in seen  # a bare value
+    assert "The seats, <em>in order</em>." in seen and "[&#x27;Brad&#x27;" not in seen
+
+
+def test_a_rewording_that_no_longer_fits_is_refused_before_the_lesson_runs(tmp_path):
+    path = write_notebook(tmp_path, [("md", "Read this."), ("code", "1/0")],
+                          metadata={0: {"cardlab": {"handout": [["Run it", "Read it"]]}}})
+    with pytest.raises(CardlabError, match=r"lesson.ipynb: cell 1: the handout rewords "
+                                           r"'Run it', which the cell no longer says"):
+        handouts.lesson_handout(path)
+    path = write_notebook(tmp_path, [("md", "Read this.")],
+                          metadata={0: {"cardlab": {"handout": ["Run it"]}}})
+    with pytest.raises(CardlabError, match="the handout's words are Markdown, or"):
+        handouts.lesson_handout(path)
+
+
 def test_a_failing_lesson_is_one_clear_error(tmp_path):
     path = write_notebook(tmp_path, [("code", "import cardlab\ncardlab.example('nope')")])
     with pytest.raises(CardlabError, match=r"lesson.ipynb: a cell failed while the lesson ran"):
@@ -197,8 +247,50 @@ def test_a_failing_lesson_is_one_clear_error(tmp_path):
         handouts.lesson_handout(tmp_path / "missing.ipynb")
 
 
-def test_the_following_suit_handout_shows_the_lessons_positions():
-    page = handouts.lesson_handout(ROOT / "notebooks" / "10-following-suit.ipynb")
+@pytest.fixture(scope="module")
+def lesson_pages() -> dict[str, str]:
+    """The handout of every shipped lesson (notebooks/1?-*.ipynb, as make handouts builds)."""
+    return {path.stem: handouts.lesson_handout(path)
+            for path in sorted((ROOT / "notebooks").glob("1?-*.ipynb"))}
+
+
+def test_the_shipped_handouts_read_as_handouts(lesson_pages):
+    """No notebook instructions, no developer output (action texts with card codes, Python
+    values), no card code in the text, and counts and articles right, in what a reader sees
+    of each shipped lesson's handout. (A table's cells may hold codes: they are its data.)"""
+    assert len(lesson_pages) == 4
+    codes = "|".join(sorted({code for name in cardlab.list_games()
+                             for code in cardlab.get_game(name).rules_class.deck.codes},
+                            key=len, reverse=True))
+    action_text = re.compile(r"\b(?:play|bid|draw) (?:" + codes + r")(?![\w/])")
+    for name, page in lesson_pages.items():
+        self_contained(page)
+        seen = visible(page)
+        texts = [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in re.findall(
+            r'<div class="cardlab-handout-text">(.*?)</div>', seen, re.S)]
+        outputs = [html.unescape(t) for t in re.findall(
+            r'<pre class="cardlab-handout-output"[^>]*>(.*?)</pre>', seen, re.S)]
+        assert texts and outputs, name
+        for words in ("Shift+Enter", "Shift-Enter", "Run the cell", "run the cell", "next cell",
+                      "kernel", "Run All"):
+            assert not any(words in text for text in texts), (name, words)
+        for text in outputs:
+            assert not action_text.search(text), (name, text)
+            assert not re.search(r"[{\[]['(]", text), (name, text)  # a dict or list's repr
+        for game in cardlab.list_games():
+            assert wordcheck.slips(set(texts), game) == [], name
+        everything = set(texts) | set(outputs)
+        assert not [t for t in everything if wordcheck.ONE_MANY.search(t)
+                    or wordcheck.OPEN_PLURAL.search(t) or wordcheck.ARTICLE.search(t)], name
+    # the rewordings the lessons carry are in their handouts
+    assert "Each table below stands where the lesson talks about it" in \
+        lesson_pages["10-following-suit"]
+    assert "The game's own scoring, in a hand of 10 cards." in \
+        lesson_pages["12-teds-game-lesson"]
+
+
+def test_the_following_suit_handout_shows_the_lessons_positions(lesson_pages):
+    page = lesson_pages["10-following-suit"]
     self_contained(page)
     review = cardlab.example("norwegian-review")
     cursor = cardlab.Cursor(review, hand=1)

@@ -48,11 +48,13 @@ def test_the_quiz_shows_no_future_and_nothing_hidden(name):
         text = json.dumps(synced, default=str)
         assert hidden_from(state, number).leaks(text) == []
         assert [c for c, _ in synced["data"]["choices"]] == state.legal_texts()
-        # the same data whatever is played here and after: it does not depend on the future
+        # the same data whatever is played here and after: it does not depend on the future,
+        # but for the quiz's length, which the progress says from the start ("3 of 12")
+        assert synced["data"]["progress"] == f"{k + 1} of {len(expected)}"
         for other in state.legal_texts()[:3]:
             twin = Quiz(cut_after(replay, 1, point.index, other), seat, hand=1, advisor=False)
             twin.at = k
-            assert twin.data() == synced["data"]
+            assert dict(twin.data(), progress="") == dict(synced["data"], progress="")
         played = replay.line(1)[point.index].act
         chosen = state.legal_texts()[-1]
         widget._on_msg(widget, {"type": "answer", "action": chosen}, [])
@@ -121,7 +123,7 @@ def test_bad_input_is_a_clear_message():
         q.next()
     with pytest.raises(CardlabError, match=r"'play blue99' is not an action Brad may take "
                                            r"here \('blue99' is not a Where's Bob's Hat\? "
-                                           r"card .*\); the choices are hat \+10, hat -10"):
+                                           r"card .*\); the choices are 'hat \+10', 'hat -10'"):
         q.answer("play blue99")
     q.answer("hat -10")
     with pytest.raises(CardlabError, match="this decision is answered"):
@@ -168,10 +170,36 @@ def test_an_action_the_rules_refuse_gets_the_engines_reason():
     assert q.choices() == ["play blue9", "play blue15", "play blue17"]
     with pytest.raises(CardlabError, match=r"'play red11' is not an action Kathrine may take "
                                            r"here \(Kathrine must follow blue, the suit led: "
-                                           r"Kathrine holds blue9, blue15, blue17\)"):
+                                           r"Kathrine holds blue 9, blue 15 and blue 17\)"):
         q.answer("play red11")
     with pytest.raises(CardlabError, match=r"'play purple9' is not an action Kathrine may take "
                                            r"here \('purple9' is not a Where's Bob's Hat\? card"):
         q.answer("play purple9")
-    with pytest.raises(CardlabError, match=r"Kathrine does not hold blue20"):
+    with pytest.raises(CardlabError, match=r"Kathrine does not hold blue 20"):
         q.answer("play blue20")
+
+
+@pytest.mark.parametrize(("name", "seat", "asked"), [
+    ("norwegian-review", "Brad", {"What do you make Bob's Hat worth?", "What do you bid?",
+                                  "Which card do you play?"}),
+    ("teds-game-example", "Dev", {"What do you bid?", "Which card do you play?"}),
+    ("whot-example", "Ade", {"Which card do you play, or do you draw?"}),
+])
+def test_the_question_fits_the_decision(name, seat, asked):
+    """A bid, the hat or a card: the question is the game's for the kind of choice."""
+    replay = cardlab.example(name)
+    q = Quiz(replay, seat, hand=1, advisor=False)
+    questions = set()
+    while not q.done:
+        data = q.data()
+        kinds = {text.split()[0] for text in q.choices()}
+        question = data["prompt"].split(f"you are {seat}. ")[1]
+        if kinds == {"play"}:
+            assert question == "Which card do you play?"
+        elif kinds == {"bid"}:
+            assert question == "What do you bid?"
+        questions.add(question)
+        q.answer(q.choices()[0])
+        q.next()
+    assert questions >= asked
+    assert "What do you play next?" not in questions

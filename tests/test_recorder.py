@@ -256,7 +256,8 @@ def test_bad_input_is_a_clear_message_in_the_widget(tmp_path: Path, game: str,
     first = next(a for k, a in entries(ref) if k == "act")
     saved = path.read_bytes()
     send(rec, type="enter", text="purple99")
-    assert "'purple99' is not a" in rec.message and "seat " + first.seat in rec.message
+    # the rule's sentence alone: no "hand 1, step 1, seat ..." before it
+    assert rec.message.startswith("'purple99' is not a") and "seat " not in rec.message
     # an action out of turn: another seat's card, clicked in its hand
     other = next(s for s in rec.replay.seats if s != first.seat)
     code = rec.table.state.snapshot()["hands"][rec.replay.seats.index(other)][0]
@@ -451,3 +452,26 @@ def test_the_chart_holds_the_engines_totals_after_each_hand(tmp_path: Path, game
     word = "game" if game == "whot" else "hand"
     assert rec.widget.data["chart"]["title"] == f"Total after each {word}{low}"
     assert rec.widget.data["chart"]["x"] == word
+
+
+def test_a_refusal_at_the_recorder_is_the_rules_sentence_in_card_names(tmp_path):
+    """The norwegian review recorded up to Remo's first card: a red card on a blue lead is
+    refused with the rule's sentence alone, naming cards as people do; the CardlabError keeps
+    its "where" for the command line."""
+    review = cardlab.example("norwegian-review")
+    rec = Recorder(tmp_path / "class.json", "bobs-hat", players=4, seats=review.seats,
+                   **{k: v for k, v in review.options.items() if k != "players"})
+    ref = cardlab.Replay(game=review.game, options=review.options, seats=review.seats,
+                         setup=review.setup, hands=[review.hands[0]])
+    for kind, what in entries(ref)[:7]:  # the deal, the hat, four bids, Tone's blue 20
+        enter(rec, kind, what)
+    state = rec.table.state
+    assert state.names[state.to_act()] == "Remo"
+    red = next(c for c in state.snapshot()["hands"][1] if c.startswith("red"))
+    send(rec, type="enter", text=red, seat="Remo")
+    assert rec.message == ("Remo must follow blue, the suit led: Remo holds blue 14")
+    with pytest.raises(IllegalActionError) as err:
+        rec.table.act(f"play {red}")
+    assert str(err.value).startswith(f"hand 1, step 7, seat Remo, action 'play {red}': ")
+    send(rec, type="pick", text="blue20")
+    assert rec.message == "no deal or draw is due: enter the actions"

@@ -86,7 +86,7 @@ def test_a_card_not_held(game_json, tmp_path):
         f"black{r}" not in h for h in game_json["hands"][0]["deal"]["hands"]))
     game_json["hands"][0]["actions"][i]["act"] = f"play {missing}"
     expect_error(game_json, tmp_path, f"$.hands[0].actions[{i}].act", f"step {i + 1}",
-                 f"does not hold {missing}", "hand 1")
+                 f"does not hold {missing.replace('black', 'black ')}", "hand 1")
 
 
 def test_the_wrong_seat(game_json, tmp_path):

@@ -365,7 +365,7 @@ def test_a_wrong_deal_is_refused():
         ({"hands": good[:2], "turned": "4H"}, "each of the 3 players"),
         ({"hands": [["KS"], ["2C", "3C"], ["2D", "3D"]], "turned": "4H"}, "deals 2 cards"),
         ({"hands": [["KS", "AS"], ["2C", "3C"], ["2D", "AS"]], "turned": "4H"}, "twice"),
-        ({"hands": good, "turned": "AS"}, "turned card AS was also dealt"),
+        ({"hands": good, "turned": "AS"}, "turned card A♠ was also dealt"),
         ({"hands": good, "turned": "1H"}, "not a card"),
     ]:
         with pytest.raises(cardlab.CardlabError, match=message):
@@ -533,7 +533,7 @@ def test_strict_mode_refuses_a_renege():
     t.deal(RENEGE_DEAL)
     play_line(t, "bid 0", "bid 1", "bid 0", "play 3C")
     with pytest.raises(cardlab.IllegalActionError,
-                       match="South must follow clubs, the suit led: South holds 4C"):
+                       match="South must follow clubs, the suit led: South holds 4♣"):
         t.act("play 5D")
 
 
@@ -563,7 +563,7 @@ def test_table_mode_still_refuses_a_card_not_held():
     t = table(3, dealer=0, start_size=2, mode="table")
     t.deal(RENEGE_DEAL)
     play_line(t, "bid 0", "bid 1", "bid 0", "play 3C")
-    with pytest.raises(cardlab.IllegalActionError, match="does not hold AS"):
+    with pytest.raises(cardlab.IllegalActionError, match="does not hold A♠"):
         t.act("play AS")
 
 

@@ -757,7 +757,7 @@ def test_the_cli_plays_shows_and_validates_whot(tmp_path, capsys):
     assert "Hand 5" in shown and "Final:" in shown
     with pytest.raises(SystemExit):
         cli_main(["validate", str(out)])
-    assert "valid Whot replay, 5 hands" in capsys.readouterr().out
+    assert "valid Whot replay, 5 games" in capsys.readouterr().out
 
 
 # -- bots -------------------------------------------------------------------------------------

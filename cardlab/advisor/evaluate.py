@@ -60,6 +60,7 @@ from ..kernel import PLAY, TrickKernel
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
+from ..words import plural
 from .randomplay import random_sums
 from .sample import sampler_for, seat_view
 from .solver import solvable
@@ -182,9 +183,9 @@ def _position(replay: Replay, hand: int, index: int, path: LinePath
     to_act = state.to_act()
     if to_act < 0:
         if state.hand_over():
-            raise CardlabError(f"hand {hand} is over after {index} actions: there is no "
-                               "decision left to evaluate")
-        raise CardlabError(f"nobody is to act in hand {hand} after {index} actions")
+            raise CardlabError(f"hand {hand} is over after {plural(index, 'action')}: there is "
+                               "no decision left to evaluate")
+        raise CardlabError(f"nobody is to act in hand {hand} after {plural(index, 'action')}")
     return state, cursor.line, to_act, list(replay.seats)
 
 

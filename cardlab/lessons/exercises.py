@@ -18,7 +18,13 @@ of the hand made before it):
 
 A position where a question makes no sense is a :class:`~cardlab.errors.CardlabError` that
 says why. ``view`` (a seat's name or number) shows only what that seat sees. A
-:class:`Session` keeps the score: each exercise counts once, at its first answer.
+:class:`Session` keeps the score: each exercise counts once, at its first answer (or when
+its answer is shown before any).
+
+**An exercise teaches in tries** (:class:`Tries`): a first wrong answer gets a hint, the rule
+it missed in the engine's or the game's words but not the answer (:attr:`Feedback.hint`),
+and another try; the answer comes after a second miss, or on *show me*
+(:meth:`Exercise.show`); a right answer is praised with the engine's reason.
 
 >>> import cardlab
 >>> review = cardlab.example("norwegian-review")
@@ -29,6 +35,12 @@ says why. ``view`` (a seat's name or number) shows only what that seat sees. A
 'Right: Tone takes the trick with blue 20: highest blue, the suit led.'
 >>> ex.answer("blue9").right, ex.session.score()
 (False, (0, 1))
+>>> tries = Tries()
+>>> print(tries.respond(ex.check("blue9"), "blue9")["text"])  # doctest: +NORMALIZE_WHITESPACE
+Not blue 9. Hint: a trick goes to the highest trump (black) in it; with no trump in it, to
+the highest card of the suit led. Try again, or choose Show me.
+>>> tries.respond(ex.check("blue5"), "blue5")["text"]
+'Not blue 5: Tone takes the trick with blue 20: highest blue, the suit led.'
 >>> try:
 ...     TrickWinner(review, hand=1, index=0)
 ... except CardlabError as err:
@@ -39,7 +51,6 @@ step just after a trick's last card
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 from pathlib import Path
@@ -47,11 +58,13 @@ from typing import Any
 
 from ..cursor import Cursor
 from ..dataframes import require
-from ..errors import CardCodeError, CardlabError
+from ..errors import CardCodeError, CardlabError, IllegalActionError, sentence
 from ..game import list_games
 from ..replay import Replay
 from ..view.assets import module, stylesheet
-from ..view.wording import Context, card_faces, centre, names_and, seat_private, seat_public, signed
+from ..view.wording import Context, card_faces, centre, seat_private, seat_public, signed
+from ..words import names_and, plural
+from .tries import HINT, SESSION, SHOWN, TRY_AGAIN, Feedback, Session, Tries
 
 anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
@@ -62,55 +75,6 @@ ESM = module(HERE / "lessons.js")
 CSS = stylesheet(HERE / "lessons.css")
 KINDS = ("trick-winner", "forbidden-bid", "legal-plays", "hand-score")
 _ids = itertools.count(1)
-
-
-@dataclasses.dataclass(frozen=True)
-class Feedback:
-    """The verdict on one answer: ``right``, the text shown (with the engine's reasons),
-    the correct answer, and a reason per choice where the exercise has them."""
-
-    right: bool
-    text: str
-    correct: Any
-    reasons: dict[str, str] = dataclasses.field(default_factory=dict)
-
-    def data(self) -> dict[str, Any]:
-        return {"right": self.right, "text": self.text, "correct": self.correct,
-                "reasons": dict(self.reasons)}
-
-
-class Session:
-    """The score of a class session: each exercise counts once, at its first answer
-    (trying again shows the feedback again but does not change the score).
-
-    >>> s = Session(); s.score()
-    (0, 0)
-    """
-
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-        self._seen: set[int] = set()
-
-    def record(self, exercise: Exercise, given: Any, feedback: Feedback) -> None:
-        if exercise.id in self._seen:
-            return
-        self._seen.add(exercise.id)
-        self.records.append({"exercise": exercise.id, "kind": exercise.kind,
-                             "hand": exercise.hand, "index": exercise.index,
-                             "answer": given, "right": feedback.right})
-
-    def score(self) -> tuple[int, int]:
-        """``(right, asked)``: first answers that were right, exercises answered."""
-        return sum(1 for r in self.records if r["right"]), len(self.records)
-
-    def frame(self) -> Any:
-        """The first answers as a pandas frame (one row per exercise answered)."""
-        pd = require("pandas")
-        return pd.DataFrame(self.records, columns=["exercise", "kind", "hand", "index",
-                                                   "answer", "right"])
-
-
-SESSION = Session()  # the notebook's session, when an exercise is given none
 
 
 def _names(game: str, codes: list[str]) -> dict[str, list[Any]]:
@@ -182,7 +146,8 @@ class Exercise:
         self.hand = hand
         self.index = index
         self.cursor.goto(self.cursor.find(hand, index))  # a CardlabError names the range
-        self.where = f"hand {hand} after {index} actions"
+        self.where = (f"{replay.rules.game.game_type.hand_word} {hand} after "
+                      f"{plural(index, 'action')}")
         self.prompt = ""
         self.choices: list[tuple[Any, str]] = []  # (value, label)
         self.table: dict[str, Any] = {}
@@ -201,6 +166,20 @@ class Exercise:
         self.session.record(self, given, feedback)
         return feedback
 
+    def solution(self) -> Feedback:
+        """The answer as *show me* shows it: the right answer's verdict, told, not praised
+        (``right`` is False: no answer was given)."""
+        raise NotImplementedError
+
+    def show(self) -> Feedback:
+        """The answer on *show me*; shown before any answer, the exercise counts as missed."""
+        solution = self.solution()
+        self.session.record(self, None, solution)
+        return solution
+
+    def _hint(self, before: str, rule: str) -> str:
+        return f"{before} {HINT}{rule}.{TRY_AGAIN}"
+
     def data(self) -> dict[str, Any]:
         """What the widget shows: no answer and no reason is in it before an answer."""
         return {"kind": self.kind, "prompt": self.prompt, "multiple": self.multiple,
@@ -212,14 +191,16 @@ class Exercise:
         handout: :mod:`cardlab.lessons.handouts`) looks an answer up in, knowing no rule:
         ``{"answers": {choice: feedback data}}``, every choice's :meth:`check`. The kinds
         whose answers cannot all be listed (a set of cards, a typed number) say how their
-        sentence is made instead (see theirs). It holds the answer: never in the widget's data.
+        sentence is made instead (see theirs); ``solution``, what *show me* shows. It holds
+        the answer: never in the widget's data.
 
         >>> import cardlab
         >>> ex = TrickWinner(cardlab.example("norwegian-review"), hand=1, index=9)
         >>> {value: v["right"] for value, v in ex.verdicts()["answers"].items()}
         {'blue20': True, 'blue14': False, 'blue9': False, 'blue5': False}
         """
-        return {"answers": {str(v): self.check(v).data() for v, _ in self.choices}}
+        return {"answers": {str(v): self.check(v).data() for v, _ in self.choices},
+                "solution": self.solution().data()}
 
     def _choice(self, given: Any) -> Any:
         values = [v for v, _ in self.choices]
@@ -228,7 +209,7 @@ class Exercise:
                 try:  # the deck's own words for a code that is no card at all
                     self.cursor.state.parse_action(f"play {given}")
                 except CardCodeError as err:
-                    raise CardlabError(getattr(err, "reason", str(err))) from None
+                    raise CardlabError(sentence(err)) from None
                 except CardlabError:
                     pass
             raise CardlabError(f"{given!r} is not one of the choices: "
@@ -258,8 +239,12 @@ class TrickWinner(Exercise):
             pass  # the last action completed a trick
         elif len(cards) == players - 1 and index < len(self.cursor.line):
             index += 1  # the trick's last card is to come: stand just after it
+            before_count = len(tricks)
             pos = self._pos(index)
             tricks = pos.get("tricks") or []
+            if len(tricks) != before_count + 1:  # the last card reneged: dealt again
+                raise CardlabError(f"{self.where}: the trick's last card was not played to "
+                                   "it (the hand was dealt again); choose another trick")
         else:
             raise CardlabError(f"{self.where}: no trick was just completed and none is one "
                                "card short; choose the step just after a trick's last card")
@@ -277,17 +262,24 @@ class TrickWinner(Exercise):
         before = dict(before, hands=after_hands, hand_counts=pos.get("hand_counts"),
                       trick={"leader": done["leader"], "cards": done["cards"]})
         self.table = table_view(replay, before, totals=False, turn=False, winner=False)
+        self.rule = replay.rules.game.trick_rule(self.cursor.state)
+
+    def _why(self) -> str:
+        done = self.trick
+        win = card_faces(self.replay.game)[done["winning_card"]][4]
+        return f"{self.replay.seats[done['winner']]} takes the trick with {win}: {done['reason']}"
 
     def check(self, given: Any) -> Feedback:
         code = self._choice(given)
-        done = self.trick
-        faces = card_faces(self.replay.game)
-        win = done["winning_card"]
-        who = self.replay.seats[done["winner"]]
-        why = f"{who} takes the trick with {faces[win][4]}: {done['reason']}"
+        win = self.trick["winning_card"]
         if code == win:
-            return Feedback(True, f"Right: {why}.", win)
-        return Feedback(False, f"Not {faces[code][4]}: {why}.", win)
+            return Feedback(True, f"Right: {self._why()}.", win)
+        name = card_faces(self.replay.game)[code][4]
+        return Feedback(False, f"Not {name}: {self._why()}.", win,
+                        hint=self._hint(f"Not {name}.", self.rule))
+
+    def solution(self) -> Feedback:
+        return Feedback(False, f"{SHOWN}{self._why()}.", self.trick["winning_card"])
 
 
 class ForbiddenBid(Exercise):
@@ -314,14 +306,15 @@ class ForbiddenBid(Exercise):
         forbidden = pos.get("forbidden_bid")  # the engine's: live while the dealer is to bid
         if forbidden is None:
             raise CardlabError(f"{self.where}: the others bid {pos.get('bid_total')} in all, "
-                               f"more than the {pos.get('hand_size')} tricks: the hook forbids "
-                               "the dealer nothing here")
+                               f"more than the {plural(pos.get('hand_size') or 0, 'trick')}: "
+                               "the hook forbids the dealer nothing here")
         self.forbidden = int(forbidden)
         trial = state.clone()
         try:
             trial.act(f"bid {forbidden}")
         except CardlabError as err:
-            self.reason = getattr(err, "reason", str(err))
+            self.reason = sentence(err)
+            self.rule = err.rule if isinstance(err, IllegalActionError) else self.reason
         else:  # the engine would accept it: then there is no hook to ask about
             raise CardlabError(f"{self.where}: the engine forbids the dealer no bid")
         self.dealer = names[dealer]
@@ -334,7 +327,12 @@ class ForbiddenBid(Exercise):
         if bid == self.forbidden:
             return Feedback(True, f"Right: {self.reason}.", self.forbidden)
         return Feedback(False, f"{self.dealer} may bid {bid}. The bid not allowed is "
-                               f"{self.forbidden}: {self.reason}.", self.forbidden)
+                               f"{self.forbidden}: {self.reason}.", self.forbidden,
+                        hint=self._hint(f"{self.dealer} may bid {bid}.", self.rule))
+
+    def solution(self) -> Feedback:
+        return Feedback(False, f"{SHOWN}{self.forbidden}. {self.reason[:1].upper()}"
+                              f"{self.reason[1:]}.", self.forbidden)
 
 
 class LegalPlays(Exercise):
@@ -372,16 +370,20 @@ class LegalPlays(Exercise):
         self.legal = sorted({t.split(" ")[1] for t in texts if t.startswith("play ")} & set(held),
                             key=held.index)
         self.reasons: dict[str, str] = {}
+        self.rules: dict[str, str] = {}  # each refusal's rule, naming no card held (a hint)
+        faces = card_faces(replay.game)
         for code in held:
             if code in self.legal:
                 continue
             trial = state.clone()
             try:
                 trial.act(f"play {code}")
-                self.reasons[code] = f"the rules do not list play {code} here"
+                self.reasons[code] = f"the rules do not list play {faces[code][4]} here"
             except CardlabError as err:
-                self.reasons[code] = getattr(err, "reason", str(err))
-        faces = card_faces(replay.game)
+                self.reasons[code] = sentence(err)
+                if isinstance(err, IllegalActionError):
+                    self.rules[code] = err.rule
+            self.rules.setdefault(code, self.reasons[code])
         self.choices = [(code, faces[code][4]) for code in held]
         self.prompt = (f"Which of these may {self.seat} play? Choose every card "
                        f"{self.seat} may play now (none, if none).")
@@ -390,25 +392,37 @@ class LegalPlays(Exercise):
     def _words(self) -> dict[str, Any]:
         """The words of the verdicts, written once for :meth:`check` and the page: the right
         answer's text, and the wrong answer's around its slips (the cards chosen that may not
-        be played, the cards left out), each slip around the names of its cards."""
+        be played, the cards left out), each slip around the names of its cards; the hint
+        around its parts (the rules the cards chosen break, then what was left out, by how
+        many cards: ``left``)."""
         faces = card_faces(self.replay.game)
-        legal = ", ".join(faces[c][4] for c in self.legal) or "none of them"
-        # the engine's reason once for the cards it refuses alike ("must follow blue...")
-        why: dict[str, list[str]] = {}
-        for code, reason in self.reasons.items():
-            why.setdefault(reason, []).append(faces[code][4])
-        refused = " ".join(f"Not {', '.join(cards)}: {reason}." for reason, cards in why.items())
+        legal = names_and([faces[c][4] for c in self.legal]) or "none of them"
+        # the cards the engine refuses by one rule, said once: with the engine's reason when
+        # it is the same for all of them ("...: Remo holds blue 14"), else with the rule
+        groups: dict[str, list[str]] = {}
+        for code in self.reasons:
+            groups.setdefault(self.rules[code], []).append(code)
+        refused = " ".join(
+            f"Not {names_and([faces[c][4] for c in codes])}: "
+            f"{self.reasons[codes[0]] if len({self.reasons[c] for c in codes}) == 1 else rule}."
+            for rule, codes in groups.items())
         tail = f"{self.seat} may play {legal}. {refused}".rstrip()
-        return {"right": f"Right: {tail}", "wrong": ["Not quite (", f"): {tail}"],
+        left = [""] + [f"you left out {'a card' if n == 1 else plural(n, 'card')} "
+                       f"{self.seat} may play" for n in range(1, len(self.legal) + 1)]
+        return {"right": f"Right: {tail}", "shown": f"{SHOWN}{tail}",
+                "wrong": ["Not quite (", f"): {tail}"],
                 "slips": {"chose": ["you chose ", f", which {self.seat} may not play"],
                           "left": ["you left out ", ""]},
-                "names": ", ", "and": " and "}
+                "names": ", ", "last": " and ", "and": "; ",
+                "hint": [f"Not quite. {HINT}", f".{TRY_AGAIN}"], "parts": "; ", "left": left}
 
     def _cards(self) -> list[list[str]]:
-        """Each card offered, in the hand's order: its code, its name, and the slip that
-        choosing it makes and the one that leaving it out makes ("" for none)."""
+        """Each card offered, in the hand's order: its code, its name, the slip that choosing
+        it makes and the one that leaving it out makes ("" for none), and the rule that
+        choosing it breaks ("" for none)."""
         return [[code, name, "" if code in self.legal else "chose",
-                 "left" if code in self.legal else ""] for code, name in self.choices]
+                 "left" if code in self.legal else "", self.rules.get(code, "")]
+                for code, name in self.choices]
 
     def check(self, given: Any) -> Feedback:
         if isinstance(given, str) or not hasattr(given, "__iter__"):
@@ -418,11 +432,19 @@ class LegalPlays(Exercise):
         words = self._words()
         if not any(found.values()):
             return Feedback(True, words["right"], list(self.legal), dict(self.reasons))
-        said = [before + words["names"].join(found[kind]) + after
+        said = [before + _listed(found[kind], words) + after
                 for kind, (before, after) in words["slips"].items() if found[kind]]
         before, after = words["wrong"]
+        cards = {row[0]: row for row in self._cards()}
+        parts = list(dict.fromkeys(cards[code][4] for code in chosen if cards[code][4]))
+        if found["left"]:
+            parts.append(words["left"][len(found["left"])])
         return Feedback(False, before + words["and"].join(said) + after, list(self.legal),
-                        dict(self.reasons))
+                        dict(self.reasons),
+                        hint=words["parts"].join(parts).join(words["hint"]))
+
+    def solution(self) -> Feedback:
+        return Feedback(False, self._words()["shown"], list(self.legal), dict(self.reasons))
 
     def _slips(self, chosen: list[str]) -> dict[str, list[str]]:
         # the names of the cards of each slip: as chosen, then as offered (the page's order)
@@ -431,7 +453,7 @@ class LegalPlays(Exercise):
         for code in chosen:
             if cards[code][2]:
                 found[cards[code][2]].append(cards[code][1])
-        for code, name, _, left in cards.values():
+        for code, name, _, left, _ in cards.values():
             if left and code not in chosen:
                 found[left].append(name)
         return found
@@ -439,14 +461,26 @@ class LegalPlays(Exercise):
     def verdicts(self) -> dict[str, Any]:
         """The verdicts of a set of cards (see :meth:`Exercise.verdicts`): ``right``, the
         feedback of the right set; ``wrong``, a wrong set's, its text in two halves around
-        the slips; ``cards``, each card offered with its slips (:meth:`_cards`); ``slips``,
-        each slip's text in two halves around its cards' names; ``names`` and ``and``, what
-        joins names and slips. :meth:`check` writes its sentences with the same words."""
+        the slips and its hint in two halves around the hint's parts; ``cards``, each card
+        offered with its slips and its rule (:meth:`_cards`); ``slips``, each slip's text in
+        two halves around its cards' names; ``names``, ``last`` and ``and``, what joins
+        names and slips; ``parts`` what joins the hint's parts, ``left`` the part saying
+        how many cards were left out; ``solution``, what *show me* shows. :meth:`check`
+        writes its sentences with the same words."""
         words = self._words()
         right = self.check(self.legal).data()
-        return {"right": right, "wrong": dict(right, right=False, text=words["wrong"]),
+        return {"right": right, "wrong": dict(right, right=False, text=words["wrong"],
+                                              hint=words["hint"]),
                 "cards": self._cards(), "slips": words["slips"], "names": words["names"],
-                "and": words["and"]}
+                "last": words["last"], "and": words["and"], "parts": words["parts"],
+                "left": words["left"], "solution": self.solution().data()}
+
+
+def _listed(names: list[str], words: dict[str, Any]) -> str:
+    """Names said as a list with the page's words: "a, b and c" (verdicts.js says it so)."""
+    if len(names) < 2:
+        return "".join(names)
+    return words["names"].join(names[:-1]) + words["last"] + names[-1]
 
 
 # A typed score: digits with a sign or none (the typographic minus too), nothing else; the
@@ -468,7 +502,7 @@ class HandScore(Exercise):
         state = self.cursor.state
         if not state.hand_over():
             raise CardlabError(f"{self.where}: the hand is not over, so its scores are not "
-                               f"final (it ends after {len(self.cursor.line)} actions)")
+                               f"final (it ends after {plural(len(self.cursor.line), 'action')})")
         s = replay.seat_index(seat)
         self.seat = replay.seats[s]
         pos = self.cursor.position
@@ -478,30 +512,36 @@ class HandScore(Exercise):
         self.reason = self._reason(state, pos, s)
         self.low = bool(replay.rules.low_score_wins)  # Whot's hand score is points against
         kind = replay.rules.game.game_type
-        self.prompt = (f"{kind.hand_word.capitalize()} {hand} is over: how many "
-                       f"{kind.points_word} does {self.seat} have?"
-                       if self.low else f"Hand {hand} is over: what does {self.seat} score?")
+        word = kind.hand_word.capitalize()
+        self.prompt = (f"{word} {hand} is over: how many {kind.points_word} does {self.seat} "
+                       "have?" if self.low else f"{word} {hand} is over: what does {self.seat} "
+                                                "score?")
         self.table = table_view(replay, pos, totals=False)
+        self.rule = replay.rules.game.score_rule(replay.rules) or \
+            f"look again at how this {kind.hand_word} was scored"
 
     def _reason(self, state: Any, pos: dict[str, Any], s: int) -> str:
-        parts = pos.get("score_parts")
+        """Why the seat scores what it does: the game's own sum where it has one, else the
+        position's parts of the score written out."""
         name = self.seat
+        told = self.replay.rules.game.explain_score(pos, s, name)
+        if told:
+            return told
+        parts = pos.get("score_parts")
         if parts is not None:
             items = parts[s]
             if not items:
                 return f"{name} scores nothing: no bid paid and no hat"
-            return f"{name}: " + ", ".join(f"{k.replace('-', ' ')} {signed(v)}"
-                                           for k, v in items.items())
+            said = ", ".join(f"{k.replace('-', ' ')} {signed(v)}" for k, v in items.items())
+            total = f"; in all {signed(sum(items.values()))}" if len(items) > 1 else ""
+            return f"{name}: {said}{total}"
         if pos.get("bids") is not None and pos.get("tricks_won") is not None:
             bid, won = pos["bids"][s], pos["tricks_won"][s]
             how = "exactly the bid" if bid == won else "a miss"
             return f"{name} bid {bid} and took {won}: {how}"
-        held = (pos.get("hands") or [None] * (s + 1))[s]
-        if held is not None:
-            faces = card_faces(self.replay.game)
-            cards = ", ".join(faces[c][4] for c in held) or "no card"
-            return f"{name}'s points against are the cards left in hand: {cards}"
-        return f"{name}'s points against are the {pos['hand_counts'][s]} cards left in hand"
+        count = plural(pos["hand_counts"][s], "card")
+        return f"{name}'s {self.replay.rules.game.game_type.points_word} are the {count} " \
+               "left in hand"
 
     def _say(self, value: int) -> str:
         return str(value) if self.low else signed(value)
@@ -521,18 +561,30 @@ class HandScore(Exercise):
         if value == self.score:
             return Feedback(True, f"Right: {self._say(self.score)}. {self.reason}.", self.score)
         before, after = self._wrong()
-        return Feedback(False, before + self._say(value) + after, self.score)
+        hint_before, hint_after = self._wrong_hint()
+        said = self._say(value)
+        return Feedback(False, before + said + after, self.score,
+                        hint=hint_before + said + hint_after)
+
+    def _wrong_hint(self) -> list[str]:
+        # a wrong score's hint, in two halves around the number given
+        return ["Not ", f". {HINT}{self.rule}.{TRY_AGAIN}"]
+
+    def solution(self) -> Feedback:
+        return Feedback(False, f"{SHOWN}{self._say(self.score)}. {self.reason}.", self.score)
 
     def verdicts(self) -> dict[str, Any]:
         """The verdicts of a typed score (see :meth:`Exercise.verdicts`): ``answers``, the
-        right number's feedback; ``wrong``, any other number's, its text in two halves
-        around the number; ``number``, the pattern a typed score matches (:data:`NUMBER`);
-        ``signs``, what is written before a negative number, zero and a positive one; and
-        ``bad``, the refusal of anything else, in two halves around the text typed."""
+        right number's feedback; ``wrong``, any other number's, its text and its hint each
+        in two halves around the number; ``number``, the pattern a typed score matches
+        (:data:`NUMBER`); ``signs``, what is written before a negative number, zero and a
+        positive one; ``bad``, the refusal of anything else, in two halves around the text
+        typed; and ``solution``, what *show me* shows."""
         right = self.check(self.score).data()
         return {"answers": {str(self.score): right},
-                "wrong": dict(right, right=False, text=self._wrong()), "number": NUMBER,
-                "signs": [self._say(v)[:-1] for v in (-1, 0, 1)], "bad": [NOT_A_SCORE + "'", "'"]}
+                "wrong": dict(right, right=False, text=self._wrong(), hint=self._wrong_hint()),
+                "number": NUMBER, "signs": [self._say(v)[:-1] for v in (-1, 0, 1)],
+                "bad": [NOT_A_SCORE + "'", "'"], "solution": self.solution().data()}
 
 
 CLASSES: dict[str, type[Exercise]] = {"trick-winner": TrickWinner,
@@ -563,8 +615,10 @@ class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     """An exercise in the notebook: the browser sends the answer, the kernel checks it.
 
     The synced ``data`` holds the question and what the view may show, never the answer;
-    ``feedback`` is set once an answer came (``{"error": message}`` for a bad one), and
-    ``error`` when the exercise could not be made (the message shows in place of it).
+    ``feedback`` is what the student is shown once an answer came (:meth:`Tries.respond`:
+    after a first miss the hint alone, still no answer; ``{"error": message}`` for a bad
+    answer), and ``error`` when the exercise could not be made (the message shows in place
+    of it).
     """
 
     _esm = ESM
@@ -581,6 +635,7 @@ class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
         self.exercise = exercise
         self.session = exercise.session if exercise is not None else (session or SESSION)
         self.error = error
+        self.tries = Tries()
         if exercise is not None:
             self.data = exercise.data()
         self.score = score_of(self.session)
@@ -589,10 +644,14 @@ class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "answer":
             self.answer(content.get("value"))
+        elif isinstance(content, dict) and content.get("type") == "show":
+            self.show()
 
     def answer(self, value: Any) -> Feedback | None:
-        """Answer as the browser does: the feedback is shown (a bad answer's message in
-        ``feedback["error"]``) and the session's score updated."""
+        """Answer as the browser does: what the student is shown of the verdict (see
+        :class:`Tries`: a first miss gets its hint only) goes to ``feedback`` (a bad answer's
+        message in ``feedback["error"]``, which is no try), and the session's score is
+        updated. Returns the whole verdict."""
         if self.exercise is None:
             return None
         try:
@@ -600,9 +659,18 @@ class ExerciseWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
         except CardlabError as err:
             self.feedback = {"error": str(err)}
             return None
-        self.feedback = feedback.data()
+        self.feedback = self.tries.respond(feedback, value)
         self.score = score_of(self.session)
         return feedback
+
+    def show(self) -> Feedback | None:
+        """*Show me*: the answer, whatever was tried."""
+        if self.exercise is None:
+            return None
+        solution = self.exercise.show()
+        self.feedback = self.tries.show(solution)
+        self.score = score_of(self.session)
+        return solution
 
 
 def exercise(kind: str, replay: Replay, hand: int, index: int | None = None,
@@ -620,4 +688,5 @@ def exercise(kind: str, replay: Replay, hand: int, index: int | None = None,
         return ExerciseWidget(None, error=str(err), session=options.get("session"))
 
 __all__ = ["KINDS", "SESSION", "Exercise", "ExerciseWidget", "Feedback", "ForbiddenBid",
-           "HandScore", "LegalPlays", "Session", "TrickWinner", "exercise", "make", "table_view"]
+           "HandScore", "LegalPlays", "Session", "TrickWinner", "Tries", "exercise", "make",
+           "table_view"]

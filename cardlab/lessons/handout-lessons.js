@@ -2,6 +2,7 @@
 // the page's model (cardlab/view/model.js) in place of the widget's. With no kernel to ask,
 // an exercise's answer is looked up in the verdicts Python computed (verdicts.js) and a quiz's
 // choice in its reveals (what the live quiz reveals); the quiz's last words are Python's too.
+// An exercise answers try by try as the widget does (respond, in verdicts.js): a hint first.
 // The session's score counts first answers, as in the notebook.
 
 const specs = JSON.parse(document.getElementById("cardlab-lessons").textContent);
@@ -33,14 +34,19 @@ function bootQuiz(spec, host) {
 function bootExercise(spec, host) {
   const state = { mode: "exercise", data: spec.data, feedback: {}, score: score(),
     error: spec.error || "" };
+  const tries = { misses: 0, done: false };
   const model = pageModel(state, (m, msg) => {
-    if (msg.type !== "answer" || !spec.key) return; // (no key: the exercise could not be made)
-    const feedback = verdict(spec.key, msg.value);
-    if (!feedback.error && !session.answered.has(spec.id)) {
+    if (!spec.key) return; // (no key: the exercise could not be made)
+    let feedback;
+    if (msg.type === "answer") feedback = verdict(spec.key, msg.value);
+    else if (msg.type === "show") feedback = spec.key.solution;
+    else return;
+    if (!feedback.error && !session.answered.has(spec.id)) { // a show me counts as a miss
       session.answered.add(spec.id);
-      if (feedback.right) session.right += 1;
+      if (feedback.right && msg.type === "answer") session.right += 1;
     }
-    m.set("feedback", feedback);
+    m.set("feedback", msg.type === "show" ? showAnswer(tries, spec.key)
+      : respond(tries, feedback, msg.value));
     for (const other of session.models) other.set("score", score());
   });
   session.models.push(model);

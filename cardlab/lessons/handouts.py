@@ -6,11 +6,24 @@ notebook (issue 6's page, :mod:`cardlab.view.page`): ``viewer.js`` draws each ta
 ``lessons.js`` each exercise and the quiz, with a small model object in place of the widget's.
 
 - :func:`lesson_handout` executes a lesson notebook (nbclient, from the notebook's folder, as
-  ``make lab`` runs it) and writes its text cells as HTML, what its code cells print (the
-  tables the text talks about), a viewer at every position the lesson shows (after each
-  cell, each viewer whose step, line or seat moved, standing where the lesson left it; the
-  reader can step on from there), and every exercise the lesson shows. The code itself is
-  left out: the handout is for reading.
+  ``make lab`` runs it) and writes its text cells as HTML, what its code cells print and the
+  tables they show (the tables the text talks about), a viewer at every position the lesson
+  shows (after each cell, each viewer whose step, line or seat moved, standing where the
+  lesson left it; the reader can step on from there), and every exercise the lesson shows.
+  The code itself is left out: the handout is for reading.
+
+**A handout reads as a handout.** What only makes sense in a notebook stays out of it:
+
+- a bare Python value a cell ends with (a dict, a list, a string: its ``repr``) is the
+  notebook's way of showing data, and is left out; printed text and tables (a pandas frame,
+  whose output has HTML) stay;
+- a cell tagged ``notebook-only`` (Lab's property inspector, cell tags) is left out: a text
+  cell's words ("Run the cells one by one"), a code cell's printed output (a developer's
+  ``print`` of action texts); the viewers and exercises it shows stay;
+- a cell's metadata ``"cardlab": {"handout": ...}`` rewords it for the handout: a string is
+  Markdown shown in the cell's place (its text, or its output), a list of ``[old, new]``
+  pairs replaces those passages of a text cell's Markdown. A passage that is no longer in
+  the cell is a :class:`~cardlab.errors.CardlabError`: the rewording would silently stop.
 - :func:`quiz_handout` writes the no-peeking quiz of one seat over a replay.
 
 **Answers are checked in the browser.** With no kernel to ask, the page must carry the
@@ -66,6 +79,7 @@ from ..view.page import page_movie, script_json
 from ..view.wording import pretty
 
 HERE = Path(__file__).parent
+NOTEBOOK_ONLY = "notebook-only"  # the cell tag of what a handout leaves out
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
        "img-src data:")
@@ -259,19 +273,58 @@ def _markdown() -> Any:
 
 
 def _outputs(cell: Any) -> list[str]:
+    """What a code cell printed and the tables it showed, as the handout shows them; a bare
+    Python value it ended with is left out (see the module's docstring)."""
     out = []
     for item in cell.get("outputs", []):
         if item.output_type == "stream" and item.name == "stdout":
             out.append(item.text)
         elif item.output_type == "execute_result":
             data = item.get("data", {})
-            if "application/vnd.jupyter.widget-view+json" in data or "text/plain" not in data:
-                continue
+            if "text/html" not in data or "text/plain" not in data or \
+                    "application/vnd.jupyter.widget-view+json" in data:
+                continue  # a widget (drawn by its block), or a bare value: the notebook's
             out.append(data["text/plain"] + "\n")
     text = "".join(out).rstrip("\n")
     # focusable: a wide table scrolls sideways, and a keyboard must reach it
     return [f'<pre class="cardlab-handout-output" tabindex="0">{html.escape(text)}</pre>'
             ] if text else []
+
+
+def _reworded(cell: Any, where: str) -> str | None:
+    """The Markdown a cell's ``cardlab.handout`` metadata puts in its place (a text cell's
+    own with its passages replaced), None when it has none."""
+    said = (cell.get("metadata", {}).get("cardlab") or {}).get("handout")
+    if said is None:
+        return None
+    if isinstance(said, str):
+        return said
+    if cell.cell_type != "markdown" or not isinstance(said, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(t, str) for t in pair)
+            for pair in said):
+        raise CardlabError(f"{where}: the handout's words are Markdown, or (a text cell's) "
+                           "a list of [passage, its handout words] pairs")
+    text = cell.source
+    for old, new in said:
+        if old not in text:
+            raise CardlabError(f"{where}: the handout rewords {old!r}, which the cell no "
+                               "longer says")
+        text = text.replace(old, new)
+    return text
+
+
+def _cell_blocks(cell: Any, where: str, markdown: Any) -> list[str]:
+    """A cell of the lesson as the handout shows it (its viewers and exercises aside)."""
+    if NOTEBOOK_ONLY in (cell.get("metadata", {}).get("tags") or ()):
+        return []
+    reworded = _reworded(cell, where)
+    if reworded is not None:
+        return [f'<div class="cardlab-handout-text">{markdown(reworded)}</div>']
+    if cell.cell_type == "markdown":
+        return [f'<div class="cardlab-handout-text">{markdown(cell.source)}</div>']
+    if cell.cell_type == "code":
+        return _outputs(cell)
+    return []
 
 
 def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600,
@@ -289,6 +342,8 @@ def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600,
         nb = nbformat.read(path, as_version=4)
     except (OSError, ValueError) as err:
         raise CardlabError(f"{path}: not a notebook cardlab can read ({err})") from None
+    for k, cell in enumerate(nb.cells):  # a stale rewording is refused before the lesson runs
+        _reworded(cell, f"{path.name}: cell {k + 1}")
     cells = []
     for k, cell in enumerate(nb.cells):
         cells.append(cell)
@@ -316,14 +371,11 @@ def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600,
     title, lang = path.stem, ""
     originals = [c for c in nb.cells if not c.get("id", "").startswith("handout-")]
     for k, cell in enumerate(originals):
-        if cell.cell_type == "markdown":
-            if title == path.stem:
-                heads = [line[2:].strip() for line in cell.source.splitlines()
-                         if line.startswith("# ")]
-                title = heads[0].replace("*", "") if heads else title
-            body.append(f'<div class="cardlab-handout-text">{markdown(cell.source)}</div>')
-        elif cell.cell_type == "code":
-            body.extend(_outputs(cell))
+        if cell.cell_type == "markdown" and title == path.stem:
+            heads = [line[2:].strip() for line in cell.source.splitlines()
+                     if line.startswith("# ")]
+            title = heads[0].replace("*", "") if heads else title
+        body.extend(_cell_blocks(cell, f"{path.name}: cell {k + 1}", markdown))
         for block in after.get(k, []):
             if block["kind"] == "viewer":
                 lang = lang or block["lang"]  # the page's language: its first viewer's

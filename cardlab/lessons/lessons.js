@@ -78,6 +78,14 @@ function drawTable(table, pickCard) {
   return box;
 }
 
+// A choice's mark said too, not only drawn: its name, then the mark.
+function say(node, words) {
+  node.setAttribute("aria-label", `${node.getAttribute("aria-label") || node.textContent}, ${words}`);
+}
+
+// What the feedback shows, by its stage (cardlab/lessons/tries.py, Tries): "hint" after a
+// first miss (the rule, not the answer: only the card tried is marked), "answer" after a
+// second miss or on show me (the right choice marked too), "right" for a right answer.
 function renderExercise(model, root) {
   const data = model.get("data") || {};
   const kind = data.kind || "";
@@ -87,13 +95,15 @@ function renderExercise(model, root) {
   if (!root.cardlabPicked) root.cardlabPicked = new Set();
   const picked = root.cardlabPicked;
   const feedback = model.get("feedback") || {};
-  const answered = Object.keys(feedback).length > 0 && !feedback.error;
-  const send = (value) => { root.cardlabLast = value; model.send({ type: "answer", value }); };
-  // after an answer: the right choice, and the one given if it was wrong
+  const stage = feedback.error ? "" : feedback.stage || "";
+  const told = stage === "answer" || stage === "right"; // the answer is known
+  const send = (value) => model.send({ type: "answer", value });
+  // after an answer: the card tried, if wrong, and once told the right one
   const markChoice = (b, value) => {
-    if (!answered) return;
-    if (value === feedback.correct) b.classList.add("cardlab-ok");
-    else if (value === root.cardlabLast) b.classList.add("cardlab-no");
+    if (told && value === feedback.correct) b.classList.add("cardlab-ok");
+    else if (stage && !feedback.right && value === feedback.given) b.classList.add("cardlab-no");
+    if (b.classList.contains("cardlab-ok")) say(b, "the answer");
+    else if (b.classList.contains("cardlab-no")) say(b, "not this one");
   };
   root.append(el("div", "cardlab-lesson-prompt", data.prompt || ""));
   const choiceCodes = new Set((data.choices || []).map((c) => c[0]));
@@ -116,8 +126,10 @@ function renderExercise(model, root) {
       b.dataset.value = code;
       b.setAttribute("aria-pressed", picked.has(code) ? "true" : "false");
       const reason = (feedback.reasons || {})[code];
-      if (answered) {
-        b.classList.add((feedback.correct || []).includes(code) ? "cardlab-ok" : "cardlab-no");
+      if (told) {
+        const ok = (feedback.correct || []).includes(code);
+        b.classList.add(ok ? "cardlab-ok" : "cardlab-no");
+        say(b, ok ? "may be played" : "may not be played");
         if (reason) b.title = reason;
       }
       b.addEventListener("click", () => {
@@ -156,15 +168,23 @@ function renderExercise(model, root) {
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     controls.append(label, check);
   }
+  if (kind && !told) { // the answer, on request
+    const show = button("cardlab-show", "Show me");
+    show.addEventListener("click", () => model.send({ type: "show" }));
+    controls.append(show);
+  }
   if (controls.childNodes.length) root.append(controls);
   const fb = el("div", "cardlab-lesson-feedback");
   fb.setAttribute("role", "status");
   if (feedback.error) {
     fb.classList.add("cardlab-lesson-error");
     fb.textContent = feedback.error;
-  } else if (answered) {
-    fb.classList.add(feedback.right ? "cardlab-right" : "cardlab-wrong");
-    fb.textContent = (feedback.right ? "✔ " : "✘ ") + feedback.text;
+  } else if (stage) {
+    const shown = stage === "answer" && feedback.given === null;
+    fb.classList.add(feedback.right ? "cardlab-right" : shown ? "cardlab-shown"
+      : stage === "hint" ? "cardlab-hint" : "cardlab-wrong");
+    fb.dataset.stage = stage;
+    fb.textContent = (feedback.right ? "✔ " : shown ? "" : "✘ ") + feedback.text;
   }
   fb.hidden = !fb.textContent;
   root.append(fb);
@@ -240,6 +260,11 @@ function render({ model, el: host }) {
   root.cardlabModel = model;
   host.append(root);
   const draw = () => {
+    // the control that had focus gets it back after the redraw (a keyboard keeps its place)
+    const active = root.contains(document.activeElement) ? document.activeElement : null;
+    const again = active && (active.dataset.value !== undefined
+      ? `[data-value="${CSS.escape(active.dataset.value)}"]`
+      : active.classList.length ? "." + CSS.escape(active.classList[0]) : null);
     root.replaceChildren();
     root.classList.toggle("cardlab-dark", themeIsDark());
     const mode = model.get("mode");
@@ -253,6 +278,8 @@ function render({ model, el: host }) {
       return;
     }
     if (mode === "quiz") renderQuiz(model, root); else renderExercise(model, root);
+    const back = again && root.querySelector(again);
+    if (back) back.focus();
   };
   draw();
   const names = ["data", "feedback", "score", "error", "reveal"];

@@ -29,10 +29,11 @@ from ..advisor.evaluate import evaluate
 from ..analyse import decision_points, decision_seed
 from ..cursor import Cursor
 from ..dataframes import require
-from ..errors import CardlabError
+from ..errors import CardlabError, sentence
 from ..replay import Replay, index_of_hand
 from ..seatview import visible_eval
 from ..view.wording import pretty
+from ..words import plural
 from .exercises import CSS, ESM, anywidget, table_view, traitlets
 
 COLUMNS = ["hand", "step", "seat", "chosen", "played", "same", "chosen_value", "played_value",
@@ -105,7 +106,8 @@ class Quiz:
 
     def _point(self) -> Any:
         if self.done:
-            raise CardlabError(f"the quiz is over: {len(self.points)} decisions answered")
+            raise CardlabError(f"the quiz is over: {plural(len(self.points), 'decision')} "
+                               "answered")
         return self.points[self.at]
 
     def position(self) -> dict[str, Any]:
@@ -125,7 +127,7 @@ class Quiz:
         if self.done:
             agree = sum(1 for r in self.rows if r["same"])
             return {"done": True, "seat": self.name,
-                    "summary": f"The quiz is over: {len(self.rows)} decisions, "
+                    "summary": f"The quiz is over: {plural(len(self.rows), 'decision')}, "
                                f"{agree} the same as played."}
         return self._data_at(self.at)
 
@@ -133,12 +135,13 @@ class Quiz:
         point = self.points[k]
         pos = self._position_at(point)
         game = self.replay.game
-        word = self.replay.rules.game.game_type.hand_word
+        kind = self.replay.rules.game.game_type
         return {"done": False, "seat": self.name, "game": game,
-                "prompt": f"{word.capitalize()} {point.hand}: you are {self.name}. "
-                          "What do you play next?",
-                # not "of N": how many decisions are left would tell of the future
-                "progress": f"decision {k + 1}",
+                "prompt": f"{kind.hand_word.capitalize()} {point.hand}: you are {self.name}. "
+                          f"{kind.question(pos['legal'])}",
+                # how many decisions the quiz has is the lesson's length, said from the start
+                # (it tells no action, only how many of the seat's have a choice)
+                "progress": f"{k + 1} of {len(self.points)}",
                 "choices": [[t, pretty(game, t)] for t in pos["legal"]],
                 "table": table_view(self.replay, pos, legal=True)}
 
@@ -157,9 +160,9 @@ class Quiz:
                 try:  # the engine's own words: not a card, not held, must follow...
                     state.act(action)
                 except CardlabError as err:
-                    why = f" ({getattr(err, 'reason', str(err))})"
+                    why = f" ({sentence(err)})"
             raise CardlabError(f"{action!r} is not an action {self.name} may take here{why}; "
-                               f"the choices are {', '.join(legal)}")
+                               f"the choices are {', '.join(repr(t) for t in legal)}")
         line = self.replay.line(point.hand)
         played = line[point.index].act
         values, source, low = self._values(point, line[point.index].eval)
@@ -184,14 +187,16 @@ class Quiz:
             return {}, "", low
         if record is not None and visible_eval(record, self.name, self.name):
             values = {t: [float(v[0]), float(v[1])] for t, v in record["values"].items()}
-            return values, (f"the replay's analysis: {record.get('rollouts')} sampled deals, "
-                            f"played out by the {record.get('bot')} bot"), low
+            deals = plural(record.get("rollouts") or 0, "sampled deal")
+            return values, (f"the replay's analysis: {deals}, played out by the "
+                            f"{record.get('bot')} bot"), low
         result = evaluate(self.replay, point.hand, point.index, seat=self.seat,
                           rollouts=self.rollouts, bot=self.bot,
                           seed=decision_seed(self.seed, point.hand, point.index))
         values = {t: [round(e.mean, 3), round(e.stderr, 3)] for t, e in result.values.items()}
-        return values, (f"the advisor: {self.rollouts} deals sampled from {self.name}'s view, "
-                        f"played out by the {self.bot} bot"), result.low_score_wins
+        return values, (f"the advisor: {plural(self.rollouts, 'deal')} sampled from "
+                        f"{self.name}'s view, played out by the {self.bot} bot"), \
+            result.low_score_wins
 
     def _text(self, row: dict[str, Any], game: str) -> str:
         def num(value: float) -> str:  # a typographic minus, as the viewer writes it

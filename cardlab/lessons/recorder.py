@@ -33,13 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from ..dataframes import require, sheet_rows
-from ..errors import CardlabError, OptionError
+from ..errors import CardlabError, OptionError, sentence
 from ..game import GameType, get_game, list_games
 from ..loader import load
 from ..replay import Replay
 from ..table import Table, new_game
 from ..view.assets import module, stylesheet
 from ..view.wording import card_faces, pretty
+from ..words import names_and, plural
 
 anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
@@ -254,30 +255,30 @@ class Recorder:
         deck: Any = get_game(self.game).rules_class.deck
         code = deck.codes[deck.parse(text)]
         if code not in self._codes():
-            raise CardlabError(f"{code} is a card of the second pack, which this game does "
-                               "not use")
+            raise CardlabError(f"{self._name(code)} is a card of the second pack, which this "
+                               "game does not use")
         held = self._owner(code)
         if held is not None:
-            raise CardlabError(f"{code} is already given to {self._slot_name(held)}; click it "
-                               "there to take it back")
+            raise CardlabError(f"{self._name(code)} is already given to "
+                               f"{self._slot_name(held)}; click it there to take it back")
         slot = slot or self._free_slot(code)
         self._slot_name(slot)  # an unknown slot is refused by the lookup
         if slot.startswith("row:"):
             _, r, s = (int(x) if x.isdigit() else x for x in slot.split(":"))
             row = d["rows"][int(r)]
             if row[int(s)] is not None:
-                raise CardlabError(f"{self._slot_name(slot)} has drawn {row[int(s)]} already; "
-                                   "click it to take it back")
+                raise CardlabError(f"{self._slot_name(slot)} has drawn "
+                                   f"{self._name(row[int(s)])} already; click it to take it back")
             row[int(s)] = code
         elif slot.startswith("seat:"):
             s = int(slot[5:])
             if len(d["hands"][s]) >= d["sizes"][s]:
-                raise CardlabError(f"{self.replay.seats[s]} has the {d['sizes'][s]} cards of "
-                                   "this deal already")
+                raise CardlabError(f"{self.replay.seats[s]} has the "
+                                   f"{plural(d['sizes'][s], 'card')} of this deal already")
             d["hands"][s].append(code)
         elif d["single"]:
             if d[slot] is not None:
-                raise CardlabError(f"{self._slot_name(slot)} is {d[slot]} already")
+                raise CardlabError(f"{self._slot_name(slot)} is {self._name(d[slot])} already")
             d[slot] = code
         else:
             d[slot].append(code)
@@ -288,9 +289,9 @@ class Recorder:
         d = self._draft
         slot = self._owner(code) if d["kind"] else None
         if slot is None:
-            return self._refuse(CardlabError(f"{code} is not in the draft"))
+            return self._refuse(CardlabError(f"{self._name(code)} is not in the draft"))
         self._remove(slot, code)
-        return self._fine(f"took back {code}", save=False)
+        return self._fine(f"took back {self._name(code)}", save=False)
 
     def _remove(self, slot: str, code: str) -> None:
         d = self._draft
@@ -340,10 +341,10 @@ class Recorder:
                 if d["single"] and record[d["extra"]] is None:
                     raise CardlabError(f"pick {self._slot_name(d['extra'])} too")
                 self.table.deal(record)
-                said = f"hand {len(self.replay.hands)} dealt"
+                said = f"{self.game_type.hand_word} {len(self.replay.hands)} dealt"
             else:
                 self._setup(record, d["dealer"])
-                said = "the draw for first dealer entered"
+                said = f"the {self.game_type.setup_word} for first dealer entered"
         except CardlabError as err:
             return self._refuse(err)
         self._new_draft()
@@ -416,7 +417,8 @@ class Recorder:
         top = len(stock) - int(pos["stock_size"])  # the next card to be drawn
         try:
             if len(codes) > len(stock) - top:
-                raise CardlabError(f"the stock has {len(stock) - top} cards, not {len(codes)}")
+                raise CardlabError(f"the stock has {plural(len(stock) - top, 'card')}, not "
+                                   f"{len(codes)}")
             for k, text in enumerate(codes):
                 code = deck.codes[deck.parse(text)]
                 face = code.split("/")[0]  # copies of a face are alike: the named one first
@@ -424,8 +426,8 @@ class Recorder:
                                 if stock[i].split("/")[0] == face),
                                key=lambda i: stock[i] != code)
                 if not there:
-                    raise CardlabError(f"no {face} is left in the stock: it has been dealt, "
-                                       "drawn or played")
+                    raise CardlabError(f"no {self._name(code)} is left in the stock: it has "
+                                       "been dealt, drawn or played")
                 stock[top + k], stock[there[0]] = stock[there[0]], stock[top + k]
             hand.deal = dict(hand.deal, stock=stock)
             trimmed.totals = None
@@ -435,7 +437,8 @@ class Recorder:
             return self._refuse(err)
         self.table = table
         last = self.replay.hands[-1].actions[-1]
-        return self._fine(f"{last.seat}: draw ({', '.join(codes)})")
+        drawn = names_and([self._name(deck.codes[deck.parse(text)]) for text in codes])
+        return self._fine(f"{last.seat}: draw ({drawn})")
 
     def note(self, text: str) -> bool:
         """Attach a note to the last entry (a deal or an action) and save."""
@@ -452,7 +455,7 @@ class Recorder:
         if d.get("order"):
             slot, code = d["order"][-1]
             self._remove(slot, code)
-            return self._fine(f"took back {code}", save=False)
+            return self._fine(f"took back {self._name(code)}", save=False)
         trimmed = self.replay.copy()
         trimmed.totals = None
         record = None
@@ -461,10 +464,10 @@ class Recorder:
             said = f"took back {gone.seat}: {pretty(self.game, gone.act)}"
         elif trimmed.hands:
             record = trimmed.hands.pop().deal
-            said = f"took back the deal of hand {len(trimmed.hands) + 1}"
+            said = f"took back the deal of {self.game_type.hand_word} {len(trimmed.hands) + 1}"
         elif trimmed.setup is not None:
             record, trimmed.setup = trimmed.setup, None
-            said = "took back the draw for first dealer"
+            said = f"took back the {self.game_type.setup_word} for first dealer"
         else:
             return self._refuse(CardlabError("nothing to take back: nothing is entered yet"))
         self.table = rebuild(trimmed)
@@ -472,8 +475,14 @@ class Recorder:
         return self._fine(said)
 
     # -- answers -----------------------------------------------------------------------------
+    def _name(self, code: str) -> str:
+        """A card as people name it (the game's faces)."""
+        return card_faces(self.game)[code][4]
+
     def _refuse(self, err: CardlabError) -> bool:
-        self.message = str(err)
+        # the rule's sentence alone: the hand, step, seat and action it was said of are
+        # the recorder's own (the CardlabError keeps them for the command line)
+        self.message = sentence(err)
         self._show()
         return False
 
@@ -580,7 +589,7 @@ class Recorder:
             if phase == "over":
                 totals = state.totals()
                 best = replay.rules.winners(totals)
-                out["status"] = ("The game is over: " + " and ".join(replay.seats[s] for s in best)
+                out["status"] = ("The game is over: " + names_and([replay.seats[s] for s in best])
                                  + f" {'win' if len(best) > 1 else 'wins'} with {totals[best[0]]}")
             else:
                 out["status"] = f"{word.capitalize()} {number}: {replay.seats[to_act]} to act"
@@ -629,7 +638,7 @@ class Recorder:
         if pos.get("call_card"):
             called = pos.get("called_symbol")
             lines.append(["call card", f"called: {called}" if called else "", [pos["call_card"]]])
-            lines.append(["stock", f"{pos.get('stock_size', 0)} cards", []])
+            lines.append(["stock", plural(pos.get("stock_size", 0), "card"), []])
         for line in lines:
             used.update(line[2])
         return lines

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
+from ..words import plural
 from ..workers import WorkerPool
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
@@ -35,7 +36,7 @@ def cpu_count() -> int:
 def _gave_up(spec: Spec, index: int, why: str) -> CardlabError:
     first, count = spec.chunks()[index]
     return CardlabError(f"games {first} to {first + count - 1} (chunk {index + 1}): {why} "
-                        f"{MAX_ATTEMPTS} times; giving up")
+                        f"{plural(MAX_ATTEMPTS, 'time')}; giving up")
 
 
 class Serial:

@@ -18,6 +18,7 @@ from typing import Any
 from ..bots import KINDS
 from ..console import add_game_arguments, parse_seed, say
 from ..game import get_game, parse_option_pairs
+from ..words import plural
 from .spec import SEATINGS, make_spec
 
 
@@ -73,11 +74,12 @@ def run(args: argparse.Namespace) -> int:
     if info["interrupted"]:
         code = 143 if info["signal"] == signal.SIGTERM else 130
         if info["games"] and written:
-            print(f"cardlab: interrupted: wrote {written} with the {info['games']:,} games "
-                  f"that finished, of {spec.games:,}", file=sys.stderr)
+            print(f"cardlab: interrupted: wrote {written} with the "
+                  f"{plural(info['games'], 'game')} that finished, of {spec.games:,}",
+                  file=sys.stderr)
         elif info["games"]:
-            print(f"cardlab: interrupted after {info['games']:,} games of {spec.games:,} "
-                  "(no -o: nothing written)", file=sys.stderr)
+            print(f"cardlab: interrupted after {plural(info['games'], 'game')} of "
+                  f"{spec.games:,} (no -o: nothing written)", file=sys.stderr)
         else:
             print("cardlab: interrupted before any game finished: nothing written",
                   file=sys.stderr)
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                                          "seat": list(spec.seats)}), rules.low_score_wins):
         say(line)
     if info["reruns"]:
-        say(f"{info['reruns']} chunk(s) played again after their worker died")
+        say(f"{plural(info['reruns'], 'chunk')} played again after their worker died")
     if written and not info["interrupted"]:
-        say(f"wrote {written}: {info['games']:,} games")
+        say(f"wrote {written}: {plural(info['games'], 'game')}")
     return code

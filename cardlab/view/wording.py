@@ -18,6 +18,7 @@ from typing import Any
 from ..dataframes import sheet_lines
 from ..game import Game, State, get_game
 from ..replay import Replay
+from ..words import names_and, plural  # noqa: F401  (the views' words: cardlab/words.py)
 
 # The words of the badges a seat box shows (frames name them by kind).
 BADGES = {"dealer": "dealer", "turn": "▶ to act", "hat": "holds the hat", "win": "out!",
@@ -87,16 +88,6 @@ def _pretty(game: Game, text: str) -> str:
 
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def names_and(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # -- one frame ---------------------------------------------------------------------------------

@@ -3,12 +3,14 @@
 Every request that is not for a ``file:`` URL is aborted and recorded, and so are failed
 loads, console errors and page errors (harness.Offline): a handout has none. A lesson's
 handout shows its viewers at the positions the lesson shows, and they step; its exercises
-are answered by clicking and typing, and every feedback the page writes is the one the
-kernel would give (the engine's ``check``), for right, wrong and bad answers; the session's
-score counts first answers. The quiz is answered and stepped to its end, each reveal the
-live quiz's. The page's checker (verdicts.js, run in Chromium) gives, from the verdicts Python
-put in the page, the very feedback of ``check`` for every answer: every choice, every set of
-cards, typed scores right, wrong and bad.
+are answered by clicking and typing, try by try as the widget answers (a first miss gets the
+hint, a second the answer, *show me* the answer, a right answer praise: ``Tries``), and
+every feedback the page writes is the one the kernel would give (the engine's ``check``),
+for right, wrong and bad answers; the session's score counts first answers. The marks of
+right and wrong cards reach 3:1 against the felt, light and dark. The quiz is answered and
+stepped to its end, each reveal the live quiz's. The page's checker (verdicts.js, run in
+Chromium) gives, from the verdicts Python put in the page, the very feedback of ``check`` for
+every answer: every choice, every set of cards, typed scores right, wrong and bad.
 """
 
 from __future__ import annotations
@@ -95,7 +97,9 @@ def test_a_lesson_handout_offline_viewers_and_exercises(chromium, pages):
     trick = make("trick-winner", review, 1, 21)
     assert winner.locator(".cardlab-lesson-prompt").inner_text() == trick.prompt
     winner.locator('button.cardlab-choice[data-value="red20"]').click()
-    assert feedback(winner) == "✘ " + trick.check("red20").text
+    assert feedback(winner) == "✘ " + trick.check("red20").hint  # a hint, and another try
+    assert winner.locator(".cardlab-ok").count() == 0
+    assert winner.locator('button.cardlab-no[data-value="red20"]').count() == 1
     assert "Score this session: 0 right of 1" in winner.inner_text()
     winner.locator('button.cardlab-choice[data-value="black3"]').click()
     assert feedback(winner) == "✔ " + trick.check("black3").text
@@ -104,7 +108,10 @@ def test_a_lesson_handout_offline_viewers_and_exercises(chromium, pages):
     plays = make("legal-plays", review, 1, 15)
     legal.locator('button.cardlab-choice[data-value="red12"]').click()
     legal.locator("button.cardlab-check").click()
+    assert feedback(legal) == "✘ " + plays.check(["red12"]).hint
+    legal.locator("button.cardlab-check").click()  # a second miss: the answer
     assert feedback(legal) == "✘ " + plays.check(["red12"]).text
+    assert legal.locator('button.cardlab-ok[data-value="black15"]').count() == 1
     legal.locator('button.cardlab-choice[data-value="red12"]').click()  # unpick it
     legal.locator('button.cardlab-choice[data-value="black15"]').click()
     legal.locator("button.cardlab-check").click()
@@ -149,7 +156,10 @@ def test_a_typed_score_right_wrong_and_bad(chromium, pages):
         exercise.check("abc")
     assert feedback(kathrine) == str(err.value)
     assert "Score this session: 0 right of 0" in kathrine.inner_text()  # not an answer
-    for typed in ("5", "\u22125", "-10"):
+    box.fill("5")
+    kathrine.locator("button.cardlab-check").click()
+    assert feedback(kathrine) == "✘ " + exercise.check("5").hint  # the first miss: a hint
+    for typed in ("\u22125", "-10"):  # then the answer
         box.fill(typed)
         kathrine.locator("button.cardlab-check").click()
         assert feedback(kathrine) == "✘ " + exercise.check(typed).text, typed
@@ -162,9 +172,11 @@ def test_a_typed_score_right_wrong_and_bad(chromium, pages):
     brad.locator("button.cardlab-check").click()
     assert feedback(brad).startswith("✔ Right: −15.")
     assert "Score this session: 1 right of 2" in brad.inner_text()
+    assert brad.locator("button.cardlab-show").count() == 0  # nothing left to show
     quiz = page.locator(".cardlab-handout-exercise").nth(2).locator(".cardlab-lesson")
     assert quiz.get_attribute("data-mode") == "quiz"  # the lesson's quiz: Brad in hand 2
-    assert quiz.locator(".cardlab-lesson-progress").inner_text() == "decision 1"
+    live = Quiz(review, "Brad", hand=2, rollouts=100, seed=0)
+    assert quiz.locator(".cardlab-lesson-progress").inner_text() == f"1 of {len(live.points)}"
     no_problems(offline)
     page.close()
 
@@ -187,11 +199,17 @@ def test_a_bid_right_and_wrong_in_a_handout_is_the_kernels_verdict(chromium, pag
     assert box.locator(".cardlab-lesson-prompt").inner_text() == exercise.prompt
     wrong = next(v for v, _ in exercise.choices if v != exercise.forbidden)
     box.locator(f'button.cardlab-choice[data-value="{wrong}"]').click()
-    assert feedback(box) == "✘ " + exercise.check(wrong).text
+    assert feedback(box) == "✘ " + exercise.check(wrong).hint
     assert box.locator(f'button.cardlab-no[data-value="{wrong}"]').count() == 1
     box.locator(f'button.cardlab-choice[data-value="{exercise.forbidden}"]').click()
     assert feedback(box) == "✔ " + exercise.check(exercise.forbidden).text
     assert "Score this session: 0 right of 1" in box.inner_text()  # the first answer counts
+    score = page.locator(".cardlab-handout-exercise").nth(1)  # show me: the answer at once
+    shown = make("hand-score", teds, 7, seat="Ben")
+    score.locator("button.cardlab-show").click()
+    assert feedback(score) == shown.solution().text
+    assert "Score this session: 0 right of 2" in score.inner_text()
+    assert score.locator("button.cardlab-show").count() == 0
     no_problems(offline)
     page.close()
 
@@ -259,7 +277,8 @@ def test_the_quiz_handout_answered_to_its_end(chromium, pages):
     k = 0
     while not live.done:
         k += 1
-        assert quiz.locator(".cardlab-lesson-progress").inner_text() == f"decision {k}"
+        assert quiz.locator(".cardlab-lesson-progress").inner_text() == \
+            f"{k} of {len(live.points)}"
         assert quiz.locator(".cardlab-quiz-reveal").count() == 0  # nothing shown before
         labels = quiz.locator("button.cardlab-choice")
         assert [labels.nth(i).get_attribute("data-value") for i in range(labels.count())] == \
@@ -292,6 +311,39 @@ def test_a_handout_is_accessible_in_light_and_dark(chromium, pages, scheme):
     exercise = page.locator(".cardlab-handout-exercise").nth(0)
     exercise.locator("input.cardlab-answer").fill("3")
     exercise.locator("button.cardlab-check").click()  # the feedback box is checked too
+    views.check_accessible(page, page.locator("main"), "main")
+    no_problems(offline)
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_handouts_marks_on_the_felt_reach_3_to_1(chromium, pages, artifacts, scheme):
+    """A hint marks the card tried, the answer the right one too: solid for right, dashed for
+    wrong, each with its sign, at least 3:1 against the felt (computed styles); show me marks
+    every card. Screenshots of the hint and the answer go to artifacts/."""
+    review = cardlab.example("norwegian-review")
+    page = chromium.new_page(viewport={"width": 1100, "height": 900}, color_scheme=scheme)
+    offline = harness.Offline(page)
+    page.goto(pages["following"].as_uri())
+    page.wait_for_selector(".cardlab-lesson")
+    winner, legal = (page.locator(".cardlab-handout-exercise").nth(k) for k in (0, 1))
+    winner.locator('button.cardlab-choice[data-value="red20"]').click()
+    winner.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"handout-{scheme}-trick-hint.png"))
+    winner.locator('button.cardlab-choice[data-value="red12"]').click()
+    marks = views.rings(winner, ".cardlab-ok, .cardlab-no")
+    assert {(m["value"], m["outline"]) for m in marks} == {("black3", "solid"),
+                                                           ("red12", "dashed")}
+    assert all(m["ratio"] >= 3 and m["width"] >= 3 for m in marks), marks
+    page.screenshot(path=str(artifacts / f"handout-{scheme}-trick-answer.png"))
+    legal.locator("button.cardlab-show").click()
+    plays = make("legal-plays", review, 1, 15)
+    assert feedback(legal) == plays.solution().text
+    marks = views.rings(legal, ".cardlab-lesson-card.cardlab-ok, .cardlab-lesson-card.cardlab-no")
+    assert len(marks) == len(plays.choices)
+    assert all(m["ratio"] >= 3 for m in marks), marks
+    legal.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"handout-{scheme}-legal-shown.png"))
     views.check_accessible(page, page.locator("main"), "main")
     no_problems(offline)
     page.close()

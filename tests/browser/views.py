@@ -192,6 +192,61 @@ CONTRAST = """(root) => {
 }"""
 
 
+# The contrast of a mark drawn around a card (its outline: right, wrong) against what lies
+# around the card, for every element of `root` that `selector` finds: the outline's colour
+# against the backgrounds of the card's parents up to the first opaque one, laid over each
+# other (the felt, and a seat box's shade on it). WCAG 1.4.11 asks 3:1 of such a mark.
+RING_CONTRAST = """(root, selector) => {
+    const parse = (text) => {
+        const m = text.match(/rgba?\\(([^)]+)\\)/);
+        if (!m) return null;
+        const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+        return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+    };
+    const over = (top, under) => ({r: top.r * top.a + under.r * (1 - top.a),
+        g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1});
+    const lum = (c) => {
+        const f = (v) => {
+            v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        };
+        return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+    };
+    const ratio = (a, b) => {
+        const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05);
+    };
+    const behind = (el) => {
+        const layers = [];
+        for (let node = el.parentElement; node; node = node.parentElement) {
+            const colour = parse(getComputedStyle(node).backgroundColor);
+            if (colour && colour.a > 0) {
+                layers.push(colour);
+                if (colour.a === 1) break;
+            }
+        }
+        return layers.reverse().reduce((under, top) => over(top, under),
+                                       {r: 255, g: 255, b: 255, a: 1});
+    };
+    return Array.from(root.querySelectorAll(selector)).map((el) => {
+        const style = getComputedStyle(el);
+        const ring = parse(style.outlineColor);
+        const ground = behind(el);
+        return {value: el.dataset.value, cls: el.className, outline: style.outlineStyle,
+                width: parseFloat(style.outlineWidth), colour: style.outlineColor,
+                ground: `rgb(${Math.round(ground.r)}, ${Math.round(ground.g)}, ` +
+                        `${Math.round(ground.b)})`,
+                ratio: Math.round(ratio(over(ring, ground), ground) * 100) / 100,
+                sign: getComputedStyle(el, '::after').content};
+    });
+}"""
+
+
+def rings(root: Any, selector: str) -> list[dict[str, Any]]:
+    """The marks around the cards of ``root`` that ``selector`` finds (``RING_CONTRAST``)."""
+    return list(root.evaluate(RING_CONTRAST, selector))
+
+
 def shown(root: Any) -> dict[str, Any]:
     """What the viewer (a Playwright locator of `.cardlab-viewer`) shows now."""
     return root.evaluate(SHOWN)

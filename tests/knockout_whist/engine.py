@@ -275,8 +275,7 @@ class KnockoutWhistState(TrickTaking):
         raise self.refuse(self._wrong_action(action), self._text(action))
 
     def _illegal_play(self, action: int) -> None:
-        raise self.refuse(self._play_problem(action) or self._wrong_action(action),
-                          self._text(action))
+        raise self._refuse_play(self._play_problem(action), self._wrong_action(action), action)
 
     def _wrong_action(self, action: int) -> str:
         phase = self.phase

@@ -18,7 +18,17 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...game import CardFace, GameType, HandParts, Outcome, RolloutBot, Scored, State, register
+from ...game import (
+    CardFace,
+    GameType,
+    HandParts,
+    Outcome,
+    RolloutBot,
+    Rules,
+    Scored,
+    State,
+    register,
+)
 from ...kernel import hands_by_suit
 from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
@@ -39,7 +49,10 @@ BID_SECRET = "bid (secret)"
 
 class BobsHat(TrickGame):
     rules_class = BobsHatRules
-    game_type = GameType(tricks=True, exact_solver=True, trump_words=TRUMP_CARDS)
+    game_type = GameType(tricks=True, exact_solver=True, trump_words=TRUMP_CARDS,
+                         questions=(("bid", "What do you bid?"),
+                                    ("play", "Which card do you play?"),
+                                    ("hat", "What do you make Bob's Hat worth?")))
     marks = COLOUR_MARK
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
@@ -52,6 +65,23 @@ class BobsHat(TrickGame):
 
     def records(self) -> Records:
         return RECORDS
+
+    def score_rule(self, rules: Rules) -> str:
+        """The scoring of a hand, each bid on its own (the options change a few words).
+
+        >>> print(BobsHat().score_rule(BobsHat().rules(players=4)))  # doctest: +ELLIPSIS
+        each bid scores on its own: a most bid is made with strictly more cards of its \
+colour taken than anyone else and scores 5 + those cards, a miss −5; ...
+        """
+        options = rules.options
+        miss = "a miss −5" + (" and 1 more for each card of the colour taken"
+                              if options["negative_scoring"] else "")
+        double = ", a double fewest twice as much" if options["double_fewest"] else ""
+        return ("each bid scores on its own: a most bid is made with strictly more cards of its "
+                f"colour taken than anyone else and scores 5 + those cards, {miss}; a fewest "
+                "bid is made with strictly fewer cards taken than anyone else and scores the "
+                f"number of cards dealt to each{double}, and a miss loses as much; a tie "
+                "fails; whoever holds Bob's Hat at the end scores its value")
 
     def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
         # The engine's score_parts, once the hand is over: each bid's points, the hat's and a

@@ -22,6 +22,7 @@ from typing import Any
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
 from ...kernel import dealer_of_hand, seeded_stream
+from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 
 SUITS = ("blue", "red", "black")
@@ -376,7 +377,7 @@ class BobsHatState(TrickTaking):
         for seat, codes in enumerate(hands):
             if not isinstance(codes, list) or len(codes) != size:
                 got = len(codes) if isinstance(codes, list) else 0
-                raise self.refuse(f"hand {hand} deals {size} cards each, but "
+                raise self.refuse(f"hand {hand} deals {plural(size, 'card')} each, but "
                                   f"{self.names[seat]} was dealt {got}")
             cards = [DECK.parse(code) for code in codes]
             seen.update(cards)
@@ -410,8 +411,7 @@ class BobsHatState(TrickTaking):
         if self.rules.options["mode"] == "table" and self._is_renege(action):
             self._renege(action)
             return
-        raise self.refuse(self._play_problem(action) or self._wrong_phase(action),
-                          self._text(action))
+        raise self._refuse_play(self._play_problem(action), self._wrong_phase(action), action)
 
     def _apply_other(self, action: int) -> None:
         phase = self.phase

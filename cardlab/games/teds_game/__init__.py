@@ -16,8 +16,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...game import CardFace, GameType, Outcome, RolloutBot, Scored, State, TrickBid, register
+from ...game import (
+    CardFace,
+    GameType,
+    Outcome,
+    RolloutBot,
+    Rules,
+    Scored,
+    State,
+    TrickBid,
+    register,
+)
 from ...records import Records
+from ...words import plural
 from ..trick_taking import SUIT_MARK, suited_faces
 from ..trick_taking.advice import TrickGame, play_outcome
 from ..trick_taking.state import TrickTaking
@@ -43,6 +54,35 @@ class TedsGame(TrickGame):
 
     def records(self) -> Records:
         return RECORDS
+
+    def score_rule(self, rules: Rules) -> str:
+        return ("an exact bid scores 10 + the bid squared, and an exact zero 10 + the number of "
+                "cards dealt to each; a miss, over or under, loses the miss cubed")
+
+    def explain_score(self, position: dict[str, Any], seat: int, name: str) -> str | None:
+        """The bid, the tricks taken and the sum that makes the hand's score.
+
+        >>> import cardlab
+        >>> from cardlab.cursor import Cursor
+        >>> teds = cardlab.example("teds-game-example")
+        >>> end = Cursor(teds, hand=1).goto(Cursor(teds).find(1, len(teds.line(1)))).position
+        >>> TedsGame().explain_score(end, 0, "Ann")
+        'Ann bid 2 and took 2: an exact bid scores 10 + 2 × 2 = 14'
+        """
+        bids, won, size = position.get("bids"), position.get("tricks_won"), \
+            position.get("hand_size")
+        if not bids or won is None or size is None or bids[seat] is None:
+            return None
+        bid, took = bids[seat], won[seat]
+        head = f"{name} bid {bid} and took {took}"
+        if bid == took == 0:
+            return (f"{head}: an exact zero scores 10 + the {plural(size, 'card')} dealt = "
+                    f"{score(0, 0, size)}")
+        if bid == took:
+            return f"{head}: an exact bid scores 10 + {bid} × {bid} = {score(bid, took, size)}"
+        miss = abs(took - bid)
+        return (f"{head}: a miss by {miss} loses {miss} × {miss} × {miss} = "
+                f"{-score(bid, took, size)}")
 
     # -- the advisor ---------------------------------------------------------------------------
     def figures(self, end: State, seat: int, start: State) -> dict[str, float]:

@@ -33,6 +33,7 @@ from ...cards import seeded_cards
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
 from ...kernel import TABLE_FIELDS, dealer_of_hand
+from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 from .kernel import (
     BID,
@@ -304,7 +305,7 @@ class TedsGameState(TrickTaking, TedsKernel):
         for seat, codes in enumerate(hands):
             if not isinstance(codes, list) or len(codes) != size:
                 got = len(codes) if isinstance(codes, list) else 0
-                raise self.refuse(f"hand {hand} deals {size} cards each, but "
+                raise self.refuse(f"hand {hand} deals {plural(size, 'card')} each, but "
                                   f"{self.names[seat]} was dealt {got}")
             parsed.append(DECK.parse_many(codes))
         turned = DECK.parse(record["turned"])
@@ -312,7 +313,7 @@ class TedsGameState(TrickTaking, TedsKernel):
         if len(seen) != n * size:
             raise self.refuse("the deal names a card twice; the deck has one of each")
         if turned in seen:
-            raise self.refuse(f"the turned card {DECK.codes[turned]} was also dealt to a "
+            raise self.refuse(f"the turned card {DECK.names[turned]} was also dealt to a "
                               "player; it is the top card left on the deck after the deal")
         return turned, parsed
 
@@ -355,7 +356,8 @@ class TedsGameState(TrickTaking, TedsKernel):
                 if take_bid(self, bid):
                     return
                 # a number of tricks the hand has, refused: only the hook refuses one
-                raise self.refuse(self._hook_reason(hook_now(self)), f"bid {bid}")
+                raise self.refuse(self._hook_reason(hook_now(self)), f"bid {bid}",
+                                  rule=self.hook_rule())
             if CHANGE <= action <= CHANGE + MAX_NUMBER:
                 self._change(action - CHANGE)
                 return
@@ -379,6 +381,11 @@ class TedsGameState(TrickTaking, TedsKernel):
                 f"others bid {others} in all, and {others} + {forbidden} = {self.size}, the "
                 "number of tricks in this hand; the bids must not add up to the tricks")
 
+    def hook_rule(self) -> str:
+        """The hook as the rules say it, naming no bid (what a hint says)."""
+        return ("the hook: the dealer bids last, and the bids must not add up to the number "
+                "of tricks in the hand")
+
     def _change(self, bid: int) -> None:
         seat = self.change_seat()
         text = f"change bid {bid}"
@@ -388,7 +395,7 @@ class TedsGameState(TrickTaking, TedsKernel):
         name = self.names[seat]
         if bid > self.size:
             raise _refusal(f"a bid is a number of tricks from 0 to {self.size}: this hand has "
-                           f"{self.size} tricks", self.hand_no, seat, text)
+                           f"{plural(self.size, 'trick')}", self.hand_no, seat, text)
         old = self.bids[seat]
         if bid == old:
             raise _refusal(f"{name}'s bid is already {bid}", self.hand_no, seat, text)
@@ -403,8 +410,7 @@ class TedsGameState(TrickTaking, TedsKernel):
                 action in self.hands[self.turn][SUIT_OF[action]] and self._is_renege(action):
             self._renege(action)
             return
-        raise self.refuse(self._play_problem(action) or self._wrong_action(action),
-                          self._text(action))
+        raise self._refuse_play(self._play_problem(action), self._wrong_action(action), action)
 
     def _renege(self, card: int) -> None:
         """Table mode: the card is played as it was, and the renege is flagged.
@@ -430,7 +436,7 @@ class TedsGameState(TrickTaking, TedsKernel):
         if phase == PHASE_BID:
             if BID <= action < CHANGE:
                 return (f"a bid is a number of tricks from 0 to {self.size}: this hand has "
-                        f"{self.size} tricks")
+                        f"{plural(self.size, 'trick')}")
             return f"{name} must bid before any card is played"
         if BID <= action < CHANGE:
             return f"the bidding is over; {name} must play a card"

@@ -9,18 +9,14 @@ Written once here; a game's package adds its own phases and scoring.
 from __future__ import annotations
 
 from ...game import CardFace
-from .state import PLAY, SuitedDeck, TrickTaking
-
-# The printed marks of the standard suits, and of coloured suits (a shape for each colour, so
-# that a colour reads without colour).
-SUIT_MARK = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
-COLOUR_MARK = {"blue": "◆", "red": "●", "black": "■", "orange": "▲"}
+from .state import COLOUR_MARK, PLAY, SUIT_MARK, SuitedDeck, TrickTaking
 
 
 def suited_faces(deck: SuitedDeck, marked_ranks: tuple[int, ...] = ()) -> dict[str, CardFace]:
     """Every card of a suited deck → ``[rank, mark, colour, hat, name]``: the standard
     suits by their signs (red or black), coloured suits by a shape and their colour;
-    ``marked_ranks`` get the ``hat`` flag (Bob's Hat's 14s and 15s).
+    ``marked_ranks`` get the ``hat`` flag (Bob's Hat's 14s and 15s). The name is the deck's
+    (:attr:`SuitedDeck.names`), the one the engine's refusals say too.
 
     >>> from cardlab.games.teds_game.engine import DECK
     >>> suited_faces(DECK)["10S"]
@@ -31,12 +27,12 @@ def suited_faces(deck: SuitedDeck, marked_ranks: tuple[int, ...] = ()) -> dict[s
         suit = deck.suits[deck.suit_of[card]]
         rank = deck.rank_of[card]
         label = deck.rank_names.get(rank, str(rank))
+        name = deck.names[card]
         if suit in SUIT_MARK:
             colour = "red" if suit in ("hearts", "diamonds") else "black"
-            out[code] = [label, SUIT_MARK[suit], colour, 0, f"{label}{SUIT_MARK[suit]}"]
+            out[code] = [label, SUIT_MARK[suit], colour, 0, name]
         else:
-            out[code] = [label, COLOUR_MARK.get(suit, ""), suit, int(rank in marked_ranks),
-                         f"{suit} {label}"]
+            out[code] = [label, COLOUR_MARK.get(suit, ""), suit, int(rank in marked_ranks), name]
     return out
 
 

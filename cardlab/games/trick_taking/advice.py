@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...game import Game, Outcome, Sampler, SeatView
+from ...game import Game, Outcome, Sampler, SeatView, State
 from .sampler import TrickSampler
 from .state import TrickTaking
 
@@ -31,6 +31,10 @@ class TrickGame(Game):
 
     def sampler(self, view: SeatView) -> Sampler:
         return TrickSampler(view)
+
+    def trick_rule(self, state: State) -> str:
+        assert isinstance(state, TrickTaking)
+        return state.trick_rule()
 
     # -- hidden actions, as the trick sampler draws them -------------------------------------
     def secret_decision(self, text: str) -> bool:

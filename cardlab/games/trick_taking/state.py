@@ -19,15 +19,31 @@ from typing import Any, TypeVar
 from ...cards import Deck
 from ...game import State
 from ...kernel import PLAY, TABLE_FIELDS, TrickKernel, fails_to_follow, play_cards
+from ...words import names_and
 
 T = TypeVar("T", bound="TrickTaking")
 # PLAY: the phase in which cards are played to tricks (compared by identity)
 
 
-class SuitedDeck(Deck):
-    """A deck of ``len(suits) * len(ranks)`` cards with ``suit``/``rank`` tables."""
+# The printed marks of the standard suits, and of coloured suits (a shape for each colour, so
+# that a colour reads without colour).
+SUIT_MARK = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+COLOUR_MARK = {"blue": "◆", "red": "●", "black": "■", "orange": "▲"}
 
-    __slots__ = ("suits", "ranks", "suit_of", "rank_of", "rank_names")
+
+class SuitedDeck(Deck):
+    """A deck of ``len(suits) * len(ranks)`` cards with ``suit``/``rank`` tables, and each
+    card's name as people say it (``names``): the standard suits by their signs ("Q♥"),
+    coloured suits by the colour and the rank ("blue 14"). The faces the views draw
+    (:func:`cardlab.games.trick_taking.suited_faces`) and the engine's refusals both name
+    cards so.
+
+    >>> from cardlab.games.bobs_hat.engine import DECK
+    >>> DECK.names[DECK.parse("blue14")]
+    'blue 14'
+    """
+
+    __slots__ = ("suits", "ranks", "suit_of", "rank_of", "rank_names", "names")
 
     def __init__(self, suits: tuple[str, ...], ranks: tuple[int, ...],
                  code: Any, aliases: dict[str, str], description: str,
@@ -39,6 +55,17 @@ class SuitedDeck(Deck):
         self.rank_of = tuple(r for _ in suits for r in ranks)
         codes = [code(suits[s], r) for s in range(len(suits)) for r in ranks]
         super().__init__(codes, aliases, description)
+        self.names = tuple(self._name(card) for card in range(len(codes)))
+
+    def _name(self, card: int) -> str:
+        suit = self.suits[self.suit_of[card]]
+        rank = self.rank_of[card]
+        label = self.rank_names.get(rank, str(rank))
+        return f"{label}{SUIT_MARK[suit]}" if suit in SUIT_MARK else f"{suit} {label}"
+
+    def named(self, cards: Any) -> str:
+        """The names of ``cards`` (ints), said as a list: "blue 2, blue 5 and blue 9"."""
+        return names_and([self.names[c] for c in cards])
 
     def card(self, suit: int, rank: int) -> int:
         return suit * len(self.ranks) + self.ranks.index(rank)
@@ -90,8 +117,7 @@ class TrickTaking(TrickKernel, State):
 
     def _illegal_play(self, action: int) -> None:
         """A card that may not be played: refuse it, or (table mode) record a renege."""
-        raise self.refuse(self._play_problem(action) or "no card may be played now",
-                          self._text(action))
+        raise self._refuse_play(self._play_problem(action), "no card may be played now", action)
 
     def _text(self, action: int) -> str:
         try:
@@ -108,12 +134,32 @@ class TrickTaking(TrickKernel, State):
         name = self.names[seat]
         held = self.hands[seat]
         if card not in held[deck.suit_of[card]]:
-            return f"{name} does not hold {deck.codes[card]}"
+            return f"{name} does not hold {deck.names[card]}"
         led = self.led
         if fails_to_follow(held, led, deck.suit_of[card]):
-            return (f"{name} must follow {deck.suits[led]}, the suit led: {name} holds "
-                    f"{', '.join(deck.codes[c] for c in held[led])}")
+            return f"{self._follow_rule()}: {name} holds {deck.named(held[led])}"
         return None
+
+    def _follow_rule(self) -> str:
+        """The rule a card off the suit led breaks, naming no card: "Remo must follow blue,
+        the suit led"."""
+        return f"{self.names[self.turn]} must follow {self.deck.suits[self.led]}, the suit led"
+
+    def _refuse_play(self, problem: str | None, fallback: str, action: int) -> Exception:
+        """The refusal of a card play: ``problem`` (from :meth:`_play_problem`), else
+        ``fallback``; a card off the suit led names the rule alone as its ``rule``."""
+        rule = None
+        if problem is not None and 0 <= action < self.ncards and self._is_renege(action):
+            rule = self._follow_rule()
+        return self.refuse(problem or fallback, self._text(action), rule=rule)
+
+    def trick_rule(self) -> str:
+        """Who takes a trick, as the rules say it (naming no card): with a trump this hand,
+        the highest trump, else the highest card of the suit led."""
+        if self.trump >= 0:
+            return (f"a trick goes to the highest trump ({self.deck.suits[self.trump]}) in it; "
+                    "with no trump in it, to the highest card of the suit led")
+        return "a trick goes to the highest card of the suit led (no suit is trump)"
 
     def _is_renege(self, card: int) -> bool:
         """True when ``card`` is held but does not follow the suit led, which is held too."""

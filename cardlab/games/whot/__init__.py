@@ -22,8 +22,11 @@ True
 
 from __future__ import annotations
 
-from ...game import CardFace, Game, GameType, RolloutBot, Sampler, SeatView, State, register
+from typing import Any
+
+from ...game import CardFace, Game, GameType, RolloutBot, Rules, Sampler, SeatView, State, register
 from ...records import Records
+from ...words import names_and
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
     CALL,
@@ -45,6 +48,7 @@ from .pack import (  # noqa: F401  (the pack's names are part of this module's A
     MATCH_SYMBOL,
     MAX_PACKS,
     MAX_PLAYERS_ONE_PACK,
+    NAMES,
     NCARDS,
     NIGERIAN_SWITCHES,
     NUM,
@@ -63,6 +67,7 @@ from .pack import (  # noqa: F401  (the pack's names are part of this module's A
     SPECIAL_OPTION,
     SUSPENSION,
     SYM,
+    SYMBOL_PLURALS,
     SYMBOLS,
     VALUE,
     WHOT_ACTIONS,
@@ -80,6 +85,7 @@ from .state import WhotState
 
 WhotRules.state_class = WhotState
 
+STAR = SYMBOLS.index("star")
 # The printed marks of Whot's shapes.
 SHAPE_MARK = {"circle": "●", "triangle": "▲", "cross": "✚", "square": "■", "star": "★"}
 
@@ -90,7 +96,10 @@ class Whot(Game):
     rules_class = WhotRules
     game_type = GameType(hand_word="game", whole_word="rubber", shedding=True,
                          draws_at_table=True, points_word="points against",
-                         setup_word="cut", sheet_label="game ")
+                         setup_word="cut", sheet_label="game ",
+                         questions=(("play", "Which card do you play?"),
+                                    ("draw play", "Which card do you play, or do you draw?"),
+                                    ("draw", "Do you draw?")))
     marks = SHAPE_MARK
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
@@ -106,18 +115,44 @@ class Whot(Game):
         (['20', 'WHOT', 'whot', 0, 'WHOT'], ['3', '★', 'whot', 0, 'star 3'])
         """
         out: dict[str, CardFace] = {}
-        for code in DECK.codes:
+        for card, code in enumerate(DECK.codes):
             face = code.split("/")[0]
             name = face.rstrip("0123456789")
             number = face[len(name):]
-            if name == "whot":
-                out[code] = [number, "WHOT", "whot", 0, "WHOT"]
-            else:
-                out[code] = [number, SHAPE_MARK.get(name, ""), "whot", 0, f"{name} {number}"]
+            mark = "WHOT" if name == "whot" else SHAPE_MARK.get(name, "")
+            out[code] = [number, mark, "whot", 0, NAMES[card]]
         return out
 
     def records(self) -> Records:
         return RECORDS
+
+    def score_rule(self, rules: Rules) -> str:
+        return ("the first player out of cards scores nothing; everyone else scores against "
+                "himself the cards left in his hand: each card its number, a star double, a "
+                "WHOT 20")
+
+    def explain_score(self, position: dict[str, Any], seat: int, name: str) -> str | None:
+        """The cards left in hand and their sum: each its number, a star double, a WHOT 20.
+
+        >>> Whot().explain_score({"hands": [["triangle10", "cross7", "square10", "star5"]]},
+        ...                      0, "Kathrine")  # doctest: +NORMALIZE_WHITESPACE
+        'Kathrine is left with triangle 10, cross 7, square 10 and star 5 (a star counts
+         double): 10 + 7 + 10 + 10 = 37 points against'
+        """
+        hands = position.get("hands")
+        held = hands[seat] if hands else None
+        if held is None:
+            return None
+        if not held:
+            return f"{name} has no card left: 0 points against"
+        cards = [DECK.parse(code) for code in held]
+        notes = [note for kind, note in ((STAR, "a star counts double"),
+                                         (WHOT_SYMBOL, f"a WHOT counts {WHOT_NUMBER}"))
+                 if any(SYM[c] == kind for c in cards)]
+        said = names_and([NAMES[c] for c in cards]) + (f" ({'; '.join(notes)})" if notes else "")
+        values = [VALUE[c] for c in cards]
+        sums = " + ".join(str(v) for v in values) + " = " if len(values) > 1 else ""
+        return f"{name} is left with {said}: {sums}{sum(values)} points against"
 
     # -- the advisor ---------------------------------------------------------------------------
     def sampler(self, view: SeatView) -> Sampler:

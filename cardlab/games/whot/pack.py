@@ -55,6 +55,10 @@ IS_WHOT = tuple(s == WHOT_SYMBOL for s in SYM)
 VALUE = tuple(WHOT_NUMBER if IS_WHOT[c] else NUM[c] * (2 if SYM[c] == 4 else 1)
               for c in range(NCARDS))
 FACE = tuple(code.split("/")[0] for code in CODES)
+# Each card as people name it: "circle 7" (a copy of a card of the second pack too), "WHOT".
+NAMES = tuple("WHOT" if IS_WHOT[c] else f"{SYMBOLS[SYM[c]]} {NUM[c]}" for c in range(NCARDS))
+# The symbols in the plural, as a WHOT's call is said ("the WHOT called for crosses").
+SYMBOL_PLURALS = ("circles", "triangles", "crosses", "squares", "stars")
 
 _ALIASES = {"whot": "whot20", "w20": "whot20"}
 for _c, _code in enumerate(CODES):

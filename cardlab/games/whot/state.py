@@ -7,6 +7,7 @@ from typing import Any
 from ...cards import seeded_cards
 from ...errors import CardCodeError, IllegalActionError, brief
 from ...game import State
+from ...words import names_or, with_article
 from .pack import (
     ANNOUNCE,
     CALL,
@@ -24,6 +25,7 @@ from .pack import (
     MATCH_ALL,
     MATCH_CARD,
     MATCH_SYMBOL,
+    NAMES,
     NCARDS,
     NUM,
     PASS,
@@ -36,6 +38,7 @@ from .pack import (
     SPECIAL_NUMBER,
     SUSPENSION,
     SYM,
+    SYMBOL_PLURALS,
     SYMBOLS,
     VALUE,
     WHOT_ACTIONS,
@@ -196,7 +199,7 @@ class WhotState(State):
                 if code is not None:
                     card = self._parse_card(code)
                     if card in parsed:
-                        raise self.refuse(f"cut round {r + 1} names {CODES[card]} twice")
+                        raise self.refuse(f"cut round {r + 1} names {NAMES[card]} twice")
                     parsed[seat] = card
             rounds.append(parsed)
             low = min(cut_rank(parsed[s]) for s in cutting)  # type: ignore[arg-type]
@@ -237,11 +240,11 @@ class WhotState(State):
         seen = [c for h in parsed for c in h] + rest
         if len(set(seen)) != len(seen):
             raise self.refuse("the deal names a card twice; keep the copies of two packs apart "
-                              "(circle7 and circle7/2)")
+                              "('circle7' and 'circle7/2')")
         if len(seen) != self.ncards:
             missing = sorted(set(range(self.ncards)) - set(seen))
             raise self.refuse(f"the deal must hold the whole pack ({self.ncards} cards); "
-                              f"missing {', '.join(CODES[c] for c in missing[:5])}")
+                              f"missing {', '.join(NAMES[c] for c in missing[:5])}")
         return parsed, rest
 
     def _begin_game(self, hands: list[list[int]], stock: list[int]) -> None:
@@ -347,8 +350,9 @@ class WhotState(State):
         sym = (action - CALL) >> 7
         whots = self.whots[seat]
         if card >= self.ncards or not IS_WHOT[card] or sym >= len(SYMBOLS) or card not in whots:
-            raise self.refuse(self._play_problem(seat, action) or "no such action",
-                              self._text(action))
+            found = self._play_refusal(seat, action)
+            raise self.refuse(found[0] if found else "no such action", self._text(action),
+                              rule=found[1] if found else None)
         whots.remove(card)
         self.pile.append(card)
         self.match = MATCH_SYMBOL[sym]
@@ -504,12 +508,13 @@ class WhotState(State):
     def _misplay(self, seat: int, action: int) -> None:
         """A held card that does not follow the call: refused, or (table mode) taken back, and
         the player draws, as the rules say he must when he does not play a card."""
-        problem = self._play_problem(seat, action)
+        found = self._play_refusal(seat, action)
+        problem, rule = found if found is not None else (None, None)
         card = action if action < CALL else action & 127
         held = 0 <= action < DRAW and card < self.ncards and (
             card in self.whots[seat] if action >= CALL else card in self.hands[seat])
         if self.table_mode and problem is not None and held and \
-                not problem.startswith("a WHOT must"):
+                not (action < CALL and IS_WHOT[card]):
             self.misplays.append((self.game_no, seat, card))
             self._draw_turn(seat)
             self.turns += 1
@@ -517,7 +522,7 @@ class WhotState(State):
                 self._end_game(ENDED_CAP, -1)
             return
         raise self.refuse(problem or f"{self._text(action)} is not a Whot action here",
-                          self._text(action))
+                          self._text(action), rule=rule)
 
     def _draw_problem(self) -> str:
         if self.lead:
@@ -529,36 +534,51 @@ class WhotState(State):
     def _play_problem(self, seat: int, action: int) -> str | None:
         """Why a play may not be made now, in the words of the rules; None for a legal play
         (and for an action that is not a play at all)."""
+        found = self._play_refusal(seat, action)
+        return None if found is None else found[0]
+
+    def _play_refusal(self, seat: int, action: int) -> tuple[str, str] | None:
+        """Why a play may not be made now, and the rule it breaks naming no card of the hand
+        (what a hint says); None for a legal play (and for an action that is no play)."""
         name = self.names[seat]
         if action < 0 or action >= DRAW:
             return None
         card = action if action < CALL else action & 127
         if card >= self.ncards or (action >= CALL and (
                 not IS_WHOT[card] or (action - CALL) >> 7 >= len(SYMBOLS))):
-            return f"{action} is not a card play of this game"
+            text = f"{action} is not a card play of this game"
+            return text, text
         if action < CALL and IS_WHOT[card]:
-            return f"a WHOT must call a symbol: 'play {CODES[card]} call circle'"
+            text = ("a WHOT calls the symbol that must follow: circle, triangle, cross, square "
+                    "or star")
+            return text, text
         if card not in self.hands[seat] and card not in self.whots[seat]:
-            return f"{name} does not hold {CODES[card]}"
+            text = f"{name} does not hold {NAMES[card]}"
+            return text, text
         if self.pending:
-            what = "a 2" if self.pending_effect == PICK_TWO else "a 5"
+            what = with_article(SPECIAL_NUMBER[self.pending_effect])
             answer = (f" or answer with {what}" if self.rules.stacking[self.pending_effect]
                       else "")
             if action < CALL and self.rules.stacking[self.pending_effect] and \
                     NUM[card] == SPECIAL_NUMBER[self.pending_effect]:
                 return None
-            return (f"{name} must pick {self.pending} (draw){answer}: "
-                    f"{CODES[card]} cannot be played")
+            rule = f"{name} must pick {self.pending} (draw){answer}"
+            return f"{rule}: {NAMES[card]} cannot be played", rule
         if action >= CALL or self.lead or self.match[card]:
             return None
         top = self.pile[-1]
         if IS_WHOT[top]:
-            return (f"the WHOT called for {SYMBOLS[self.call_symbol]}s: {CODES[card]} is "
-                    f"not a {SYMBOLS[self.call_symbol]}; play a {SYMBOLS[self.call_symbol]} "
-                    "or a WHOT, or draw")
-        return (f"{CODES[card]} follows neither the call card's symbol "
-                f"({SYMBOLS[SYM[top]]}) nor its number ({NUM[top]}): play a "
-                f"{SYMBOLS[SYM[top]]}, a {NUM[top]}, or a WHOT, or draw")
+            called = SYMBOLS[self.call_symbol]
+            play = f"play {names_or(['a ' + called, 'a WHOT'])}, or draw"
+            rule = f"the WHOT called for {SYMBOL_PLURALS[self.call_symbol]}: {play}"
+            return (f"{NAMES[card]} is not a {called}: the WHOT called for "
+                    f"{SYMBOL_PLURALS[self.call_symbol]}; {play}"), rule
+        symbol, number = SYMBOLS[SYM[top]], NUM[top]
+        play = f"play {names_or(['a ' + symbol, with_article(number), 'a WHOT'])}, or draw"
+        return (f"{NAMES[card]} matches neither the call card's symbol ({symbol}) nor its "
+                f"number ({number}): {play}",
+                f"a card must match the call card's symbol ({symbol}) or its number "
+                f"({number}): {play}")
 
     def _text(self, action: int) -> str:
         try:
