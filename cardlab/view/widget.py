@@ -128,7 +128,8 @@ class ReplayViewer:
         key = "" if first is None else replay.seats[first]
         self.widget = ReplayWidget(movie=self._movie_for(key), seat=key, lang=self._lang,
                                    show_all=show_all, big=big)
-        self.widget.summary = f"{replay.summary()} (the viewer draws it in a notebook)"
+        self.widget.summary = (f"{replay.summary()} Run the cell in JupyterLab to step "
+                               "through it.")
         self.widget.add_class("cardlab-widget")
         if isinstance(at, tuple):
             self.goto_action(*at)
