@@ -31,7 +31,9 @@ function savedState(id) {
 
 function showText() {
   const text = box.querySelector(".cardlab-export-text");
-  if (text) text.hidden = false;
+  if (!text) return;
+  text.hidden = false;
+  text.style.display = "";
 }
 
 function drawSaved() {

@@ -156,8 +156,10 @@ def export_box(model_id: str, summary: str) -> str:
     ``div.cardlab-export`` holding ``export.js`` (with ``model.js``), which draws the viewer
     from the widget's saved state (model ``model_id``) where no widget manager runs; a live
     viewer hides the box (``viewer.css``). Only where that state is missing does the box show
-    its text: ``summary`` and how to step through it. A few kilobytes: the movie, the module
-    and the stylesheet are the widget's own, saved once.
+    its text: ``summary`` and how to step through it (hidden twice over: JupyterLab's
+    sanitizer, for an untrusted notebook, drops ``hidden`` but keeps the style, and there the
+    widget's own text says what the replay is). A few kilobytes: the movie, the module and the
+    stylesheet are the widget's own, saved once.
 
     >>> box = export_box("a1b2", "Ted's Game: Ann and Ben; 3 hands.")
     >>> box.startswith('<div class="cardlab-export" data-cardlab-model="a1b2">')
@@ -168,7 +170,7 @@ def export_box(model_id: str, summary: str) -> str:
     text = html.escape(f"{summary} To step through it here, run the notebook (or export it "
                        "with jupyter nbconvert --to html --execute).")
     return (f'<div class="cardlab-export" data-cardlab-model="{html.escape(model_id)}">'
-            f'<p class="cardlab-export-text" hidden>{text}</p>'
+            f'<p class="cardlab-export-text" hidden style="display:none">{text}</p>'
             f"<script>\n{_EXPORT_SCRIPT}</script></div>")
 
 
