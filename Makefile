@@ -49,11 +49,11 @@ $(PY):
 # Each stamp is re-made (pip install re-run) when pyproject.toml is newer than it, or when the
 # kernel's source is: the install compiles cardlab/kernel.py with mypyc (see setup.py), and a
 # stale compiled kernel would shadow the edited source.
-INSTALL_INPUTS := pyproject.toml setup.py cardlab/kernel.py cardlab/games/teds_game/table.py \
+INSTALL_INPUTS := pyproject.toml setup.py cardlab/kernel.py cardlab/games/teds_game/kernel.py \
 	cardlab/solvekernel.py
 
 $(VENV)/.stamp-notebook: $(INSTALL_INPUTS) | $(PY)
-	$(PIP) -e '.[notebook]'
+	$(PIP) -e '.[lab]'
 	touch $@
 
 $(VENV)/.stamp-test: $(INSTALL_INPUTS) | $(PY)

@@ -181,7 +181,7 @@ def _peak_mib(pid: int) -> float:
 
 def cli_peak(games: int) -> dict:
     """Run ``cardlab simulate --workers 2`` and watch /proc: the CLI's peak resident memory
-    and the largest of its descendants' (the pool's server and workers)."""
+    and the largest of its descendants' (the pool's workers)."""
     with tempfile.TemporaryDirectory() as folder:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardlab", "simulate", "teds-game", "--players",

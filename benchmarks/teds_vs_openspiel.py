@@ -18,10 +18,10 @@ the trump card, 5 bids (with the dealer's hook), 50 card plays and the trick win
 - clone: the copy a rollout starts from, of the same mid-hand position on both sides (the
   bids made and 5 tricks played), with OpenSpiel's ``State.clone()``.
 
-cardlab's trick state and its ``legal_actions``/``apply`` (the class ``TrickTable``), the
+cardlab's trick state and its ``legal_actions``/``apply`` (the class ``TrickKernel``), the
 deal (shuffle, deal and sort into suits in one call) and the trick play are in
 ``cardlab/kernel.py``; Ted's Game's deal from its seed, bids with the hook and scoring are in
-``cardlab/games/teds_game/table.py`` (the class ``TedsTable``, which the game's state inherits).
+``cardlab/games/teds_game/kernel.py`` (the class ``TedsKernel``, which the game's state inherits).
 The install compiles both into one library with mypyc; the script prints which kernel ran.
 Only a bid change, a refusal and the texts go to the game's Python module.
 

@@ -30,18 +30,15 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .cursor import walk
-from .errors import OptionError, brief
+from .errors import CardlabError, OptionError, brief
 from .replay import Replay
 from .validation import EVAL_BOTS, check_rollouts
 
@@ -139,49 +136,30 @@ def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: in
         for task in tasks:
             yield task, _evaluate(replay, task, rollouts, bot)
         return
-    from concurrent.futures import FIRST_COMPLETED, wait
+    from .workers import WorkerPool
 
-    from .workers import start_pool, stop_now
-
-    # Each worker loads the replay once; a task is three numbers, a result one record. The
+    # Each worker loads the replay once; a job is three numbers, a result one record. The
     # workers exit with this process, however it ends (cardlab/workers.py).
-    with _no_interrupt():  # the workers start (fork) ignoring Ctrl-C: see _start_worker
-        pool, lifeline = start_pool(workers, initializer=_start_worker,
-                                    initargs=(replay.to_json(), rollouts, bot))
-        try:
-            pending = {pool.submit(_work, task): task for task in tasks}
-        except BaseException:
-            stop_now(pool)
-            lifeline.close()
-            raise
+    pool = WorkerPool(workers, setup=_start_worker, setup_args=(replay.to_json(), rollouts,
+                                                                  bot))
+    todo = list(reversed(tasks))  # a stack: the next task to start is last
     try:
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield pending.pop(future), future.result()
+        while todo or pool.busy():
+            while todo and pool.free():
+                task = todo.pop()
+                pool.submit(task, _work, task)
+            for outcome in pool.wait():
+                if outcome.died:
+                    hand, index, _ = outcome.tag
+                    raise CardlabError(f"a worker process died while it evaluated hand "
+                                       f"{hand}'s decision after {index} actions")
+                yield outcome.tag, outcome.value
     except BaseException:
         # Interrupted, failed, or the caller stopped reading: the tasks in flight are not
         # waited for (one can take minutes).
-        stop_now(pool)
+        pool.close(now=True)
         raise
-    else:
-        pool.shutdown(wait=True)
-    finally:
-        lifeline.close()
-
-
-@contextlib.contextmanager
-def _no_interrupt() -> Iterator[None]:
-    """Ignore SIGINT here for a moment (in the main thread only, where signals are handled),
-    so that processes started meanwhile inherit the ignoring from their first instruction."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
+    pool.close(now=False)
 
 
 def _evaluate(replay: Replay, task: tuple[int, int, int], rollouts: int, bot: str
@@ -198,11 +176,6 @@ _WORKER: dict[str, Any] = {}
 def _start_worker(text: str, rollouts: int, bot: str) -> None:
     from .loader import loads
 
-    # Ctrl-C reaches the whole process group: the parent stops the work (the CLI exits 130);
-    # a worker interrupted mid-task would print a traceback. (A forked worker ignores it from
-    # the start, by _no_interrupt; a spawned one from here.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
     _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot)
 
 
@@ -216,7 +189,8 @@ def add_parser(sub: Any) -> None:
 
     command = sub.add_parser("analyse", help="evaluate every decision with the advisor and "
                                               "write the analysed replay")
-    command.add_argument("file")
+    command.add_argument("file", help="the replay: a file, or example:NAME (see `cardlab "
+                                      "examples`)")
     command.add_argument("--seat", help="only this seat's decisions (default: every seat)")
     command.add_argument("--rollouts", default="200",
                          help="samples per decision, each played out (default 200)")
@@ -236,10 +210,12 @@ def default_output(file: str) -> str:
     """Where ``cardlab analyse FILE`` writes without ``-o``: ``<name>-analysed.json`` in the
     current folder (never over the input, which may be a shipped example).
 
-    >>> default_output("replays/game.json")
-    'game-analysed.json'
+    >>> default_output("replays/game.json"), default_output("example:norwegian-review")
+    ('game-analysed.json', 'norwegian-review-analysed.json')
     """
-    return os.path.splitext(os.path.basename(file))[0] + "-analysed.json"
+    from .loader import stem
+
+    return stem(file) + "-analysed.json"
 
 
 def run_command(replay: Replay, file: str, out: str | None, seat: str | None, rollouts: str,

@@ -14,12 +14,26 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 from .errors import OptionError
 
 STDOUT = "standard output"  # the file name an error on printing gives (``> /dev/full``)
 MAX_SEED_CHARS = 100  # a seed is typed by a person; a longer one is a mistake (a pasted file)
 SAY_CHUNK = 4096  # lines written at a time by say_lines
+
+
+def add_game_arguments(command: Any) -> None:
+    """The arguments that name a game and its rules, alike in ``play`` and ``simulate``:
+    the game, ``--players`` and ``--option NAME=VALUE``."""
+    from .game import list_games
+
+    command.add_argument("game", help="the game (see `cardlab games`): "
+                                      + ", ".join(sorted(list_games())))
+    command.add_argument("--players", type=int, help="how many seats (default: the game's)")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="a rules option, e.g. hands=3; repeat it for more (`cardlab "
+                              "games` lists each game's options)")
 
 
 def parse_seed(text: str) -> int | str:

@@ -37,22 +37,43 @@ from typing import Any
 
 from .cursor import position_at  # the one place a position is assembled
 from .errors import CardlabError
-from .game import State, get_game
+from .game import HandParts, State, get_game
 from .replay import Action, LinePath, Replay, index_of_hand
 
 
 class MissingExtraError(CardlabError, ImportError):
-    """An optional dependency (pandas, plotly, ipywidgets...) is not installed."""
+    """An optional dependency (pandas, plotly, anywidget, pyarrow...) is not installed."""
 
 
-def require(module: str, extra: str = "notebook") -> ModuleType:
-    """Import an optional dependency, or raise :class:`MissingExtraError` saying what to install."""
+EXTRAS: dict[str, str] = {
+    # what each optional module comes with (pyproject.toml's extras; tests/test_packaging.py
+    # checks this table against them): a kernel's viewer, frames and charts...
+    "anywidget": "widgets", "traitlets": "widgets", "pandas": "widgets", "numpy": "widgets",
+    "plotly": "widgets",
+    "pyarrow": "sim",  # ...simulations' Parquet files...
+    "dask": "scale", "distributed": "scale",  # ...simulations on a cluster...
+    # ...and what runs notebooks (the handouts execute the lessons): JupyterLab's server
+    "nbformat": "lab", "nbclient": "lab", "mistune": "lab",
+}
+
+
+def require(module: str, extra: str | None = None) -> ModuleType:
+    """Import an optional dependency, or raise :class:`MissingExtraError` saying which extra
+    to install (``extra``, else the one that brings the module: :data:`EXTRAS`).
+
+    >>> require("no_such_module_here")
+    Traceback (most recent call last):
+      ...
+    cardlab.dataframes.MissingExtraError: no_such_module_here is needed for this (it is not \
+installed: No module named 'no_such_module_here'); install it with: pip install 'cardlab[widgets]'
+    """
     try:
         return importlib.import_module(module)
     except ImportError as err:
+        which = extra or EXTRAS.get(module.split(".")[0], "widgets")
         raise MissingExtraError(
-            f"{module} is needed for this (it is not installed: {err}); install the extra "
-            f"with: pip install 'cardlab[{extra}]'") from None
+            f"{module} is needed for this (it is not installed: {err}); install it with: "
+            f"pip install 'cardlab[{which}]'") from None
 
 
 # -- walking a line ------------------------------------------------------------------------
@@ -157,7 +178,7 @@ class HandResult:
     scores: list[int]  # what this hand added to each seat (so far, when not ended)
     totals: list[int]  # running totals after it
     end: dict[str, Any]  # the position at the end of the line
-    extra: dict[str, Any]  # game-specific facts read from the engine at the end
+    parts: HandParts  # what the scores were made of, and the bids made (the game's reading)
 
 
 def hand_results_list(replay: Replay, hand: int | None = None,
@@ -171,6 +192,7 @@ def hand_results_list(replay: Replay, hand: int | None = None,
     wanted = _index(replay, hand, path)
     out: list[HandResult] = []
     state = replay.new_state()
+    game = replay.rules.game
     totals = list(state.totals())
     for h, record in enumerate(replay.hands):
         state.apply_chance(record.deal)
@@ -192,29 +214,10 @@ def hand_results_list(replay: Replay, hand: int | None = None,
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         end = end_state.snapshot(None)
         end["hand_index"] = h
-        out.append(HandResult(h, number, _ended(end_state), end_state.is_game_over(), scores,
-                              list(totals), end,
-                              _extra(replay.game, end_state, end, scores)))
+        ended = _ended(end_state)
+        out.append(HandResult(h, number, ended, end_state.is_game_over(), scores,
+                              list(totals), end, game.hand_parts(end, scores, ended)))
     return out
-
-
-def _extra(game: str, state: State, end: dict[str, Any], scores: list[int]) -> dict[str, Any]:
-    """Score components and per-bid results, read from the position's ``score_parts``
-    (Where's Bob's Hat?: the points of each bid, of the hat and of a renege, per seat)."""
-    parts = end.get("score_parts")
-    if not parts:
-        return {}
-    components = []
-    results: list[list[tuple[str, bool]]] = []
-    for seat_parts, score in zip(parts, scores, strict=True):
-        bids = {k: v for k, v in seat_parts.items() if k not in ("hat", "renege")}
-        hat = seat_parts.get("hat", 0)
-        # The parts describe the whole hand number; a renege's penalty was already counted
-        # by the attempt that was redealt, so this entry's renege is what is left over.
-        components.append({"bids": sum(bids.values()), "hat": hat,
-                           "renege": score - sum(bids.values()) - hat})
-        results.append([(word, points > 0) for word, points in bids.items()])
-    return {"components": components, "bids": results}
 
 
 def _pd() -> Any:
@@ -311,15 +314,14 @@ def styled_sheet(replay: Replay, current: int | None = None, hand: int | None = 
 def score_components(replay: Replay) -> Any:
     """Long frame: hand, seat, component, points.
 
-    For Where's Bob's Hat? the components are ``bids`` (made and failed bids), ``hat`` (Bob's
-    Hat) and ``renege`` (the penalty); other games have one ``score`` component.
+    The game names the components (:meth:`cardlab.game.Game.hand_parts`): for Where's Bob's
+    Hat? they are ``bids`` (made and failed bids), ``hat`` (Bob's Hat) and ``renege`` (the
+    penalty); other games have one ``score`` component.
     """
     pd = _pd()
     rows = []
     for res in hand_results_list(replay):
-        comps = res.extra.get("components")
-        for s, name in enumerate(replay.seats):
-            parts = comps[s] if comps else {"score": res.scores[s]}
+        for name, parts in zip(replay.seats, res.parts.components, strict=True):
             for component, points in parts.items():
                 rows.append({"hand": res.number, "seat": name, "component": component,
                              "points": points})
@@ -329,25 +331,18 @@ def score_components(replay: Replay) -> Any:
 def bid_results(replay: Replay) -> Any:
     """Long frame: one row per bid made — hand, seat, bid, made (bool).
 
-    Where's Bob's Hat? reads each bid's points from the position (a made bid scores points, a
-    failed one loses them); Ted's Game compares the bid with the tricks won (made means
-    exactly).
+    The game reads its bids (:meth:`cardlab.game.Game.hand_parts`): Where's Bob's Hat? from
+    each bid's points (a made bid scores points, a failed one loses them), Ted's Game by
+    comparing the bid with the tricks won (made means exactly).
     """
     pd = _pd()
     rows = []
     for res in hand_results_list(replay):
         if not res.ended:
             continue
-        if "bids" in res.extra:
-            for s, name in enumerate(replay.seats):
-                for word, made in res.extra["bids"][s]:
-                    rows.append({"hand": res.number, "seat": name, "bid": word, "made": made})
-        elif "tricks_won" in res.end and isinstance(res.end.get("bids"), list):
-            for s, name in enumerate(replay.seats):
-                bid = res.end["bids"][s]
-                if isinstance(bid, int):
-                    rows.append({"hand": res.number, "seat": name, "bid": str(bid),
-                                 "made": res.end["tricks_won"][s] == bid})
+        for name, bids in zip(replay.seats, res.parts.bids, strict=True):
+            for word, made in bids:
+                rows.append({"hand": res.number, "seat": name, "bid": word, "made": made})
     return pd.DataFrame(rows, columns=["hand", "seat", "bid", "made"])
 
 

@@ -187,3 +187,14 @@ class LimitError(ReplayError):
         super().__init__(reason, file=file, path=path)
         self.limit = limit
         self.value = value
+
+
+class PureKernelWarning(UserWarning):
+    """cardlab's kernel runs as plain Python here: no compiled wheel for this platform, or
+    one built without a C compiler. The results are the same, the engine slower (about 1.6×).
+
+    Said once, on ``import cardlab``. Silence it with
+    ``warnings.filterwarnings("ignore", category=cardlab.PureKernelWarning)``, or set
+    ``CARDLAB_PURE=1`` to say the pure kernel is meant (as in a browser's Python).
+    """
+

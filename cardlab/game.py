@@ -148,6 +148,17 @@ class Rules:
         """Option sets the generic conformance test plays (keep games short: few hands)."""
         return [{}]
 
+    def hands_in_game(self) -> int | None:
+        """How many hands (by number: a redeal keeps its number) a game of these rules
+        has, or None when play decides (a game that ends when one player is left).
+
+        >>> import cardlab
+        >>> [cardlab.get_game(name).rules(players=4).hands_in_game()
+        ...  for name in ("bobs-hat", "teds-game", "whot")]
+        [10, 19, 5]
+        """
+        return None
+
     def card_codes(self) -> list[str]:
         """The codes of the cards these rules play with, in deck order: the whole deck,
         unless the options leave part of it out (Whot's second pack).
@@ -547,6 +558,20 @@ CardFace = list[Any]
 
 
 @dataclasses.dataclass(frozen=True)
+class HandParts:
+    """What a hand's score was made of, seat by seat, as the score frames read it
+    (:func:`cardlab.dataframes.score_components`, :func:`~cardlab.dataframes.bid_results`).
+
+    ``components`` gives each seat's points by part, adding up to its hand score (one part,
+    ``score``, in a game that names none); ``bids`` gives each bid a seat made and whether it
+    was made, in the game's words (empty in a game without bids, or before the hand ends).
+    """
+
+    components: list[dict[str, int]]
+    bids: list[list[tuple[str, bool]]]
+
+
+@dataclasses.dataclass(frozen=True)
 class SeatView:
     """Everything one seat knows at one step of one hand, and nothing else.
 
@@ -651,6 +676,29 @@ class Game:
         random_walk`), ``value`` the sample's face-down value (:meth:`HandsSampler.
         draw_hands`): by the game's own scoring, once per key."""
         raise CardlabError(f"the exact solver does not play {self.title}")
+
+    # -- the score frames ------------------------------------------------------------------------
+    def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
+        """The parts of each seat's ``scores`` in the hand whose line stops at the position
+        ``end`` (:meth:`State.snapshot`), and, if the hand ``ended`` there, the bids made and
+        missed.
+
+        By default each score is one part, and in a game whose players bid a number of
+        tricks (``game_type.bids_tricks``) a bid is made when the seat took exactly as many.
+
+        >>> import cardlab
+        >>> end = {"bids": [1, 0, 2], "tricks_won": [1, 1, 1]}
+        >>> cardlab.get_game("teds-game").hand_parts(end, [11, 0, 0], ended=True).bids
+        [[('1', True)], [('0', False)], [('2', False)]]
+        """
+        components = [{"score": score} for score in scores]
+        bids: list[list[tuple[str, bool]]] = [[] for _ in scores]
+        if self.game_type.bids_tricks and ended and isinstance(end.get("bids"), list) and \
+                "tricks_won" in end:
+            for seat, bid in enumerate(end["bids"]):
+                if isinstance(bid, int):
+                    bids[seat].append((str(bid), end["tricks_won"][seat] == bid))
+        return HandParts(components, bids)
 
     # -- the bidding lab (game_type.bids_tricks) ---------------------------------------------
     def trick_bid(self, state: State) -> TrickBid | None:

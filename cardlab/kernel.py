@@ -6,14 +6,14 @@ to tricks, and the protocol loop itself (``legal_actions()``, then ``apply()``, 
 step). They live here, written once in plain typed Python. ``pip install`` (and so
 ``make lab`` and ``make test``) compiles this module with mypyc when a C compiler is at
 hand, in one library with the part of Ted's Game's rules that runs at every step
-(:mod:`cardlab.games.teds_game.table`); otherwise, or with ``CARDLAB_PURE=1`` set at install
+(:mod:`cardlab.games.teds_game.kernel`); otherwise, or with ``CARDLAB_PURE=1`` set at install
 time, the same source runs as ordinary Python and gives the same results, only slower.
 :data:`COMPILED` says which one was loaded.
 
 The engines call these functions, and the trick-taking games' states inherit
-:class:`TrickTable` (the trick state, and ``legal_actions``/``apply`` compiled); the rules of
+:class:`TrickKernel` (the trick state, and ``legal_actions``/``apply`` compiled); the rules of
 each game (bids, the hat, the hook, scoring) stay in its own module, reached through the
-table's hooks, or, for Ted's Game, in its compiled ``TedsTable``, which extends the table.
+table's hooks, or, for Ted's Game, in its compiled ``TedsKernel``, which extends the table.
 Trick play is shared by every trick-taking game, so :func:`play_cards` is the one place
 where a card goes on a trick and a trick is won.
 
@@ -189,7 +189,7 @@ PLAY: Final = "play"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class TrickTable:
+class TrickKernel:
     """The trick state of a trick-taking game, and the protocol's hot path over it.
 
     A game's state class (``cardlab.games.trick_taking.state.TrickTaking``) inherits this:
@@ -273,7 +273,7 @@ class TrickTable:
         elif not play_cards(self, action, None):
             self._illegal_play(action)
 
-    def clone_state(self, lists: tuple[str, ...], tables: tuple[str, ...]) -> TrickTable:
+    def clone_state(self, lists: tuple[str, ...], tables: tuple[str, ...]) -> TrickKernel:
         """A copy of the whole state: a new instance of the game's class, no ``__init__``.
 
         The instance dict (the game's own attributes) is copied, with new copies of the
@@ -281,7 +281,7 @@ class TrickTable:
         lists); the table's fields as :meth:`copy_table_into` gives them.
         """
         cls = type(self)
-        other: TrickTable = cls.__new__(cls)
+        other: TrickKernel = cls.__new__(cls)
         mine: dict[str, Any] = self.__dict__
         theirs = mine.copy()
         for name in lists:
@@ -292,7 +292,7 @@ class TrickTable:
         self.copy_table_into(other)
         return other
 
-    def copy_table_into(self, other: TrickTable) -> None:
+    def copy_table_into(self, other: TrickKernel) -> None:
         """Give ``other`` this table: what a move changes is copied, the rest is shared.
 
         The dealt hands and the card tables are never changed after they are made, and the
@@ -316,9 +316,9 @@ class TrickTable:
         raise NotImplementedError
 
 
-def deal_into(table: TrickTable, stream: bytes, size: int, first: int, leader: int,
+def deal_into(table: TrickKernel, stream: bytes, size: int, first: int, leader: int,
               nsuits: int) -> int:
-    """:meth:`TrickTable.deal_stream`, as a function: the games' compiled code calls it
+    """:meth:`TrickKernel.deal_stream`, as a function: the games' compiled code calls it
     directly (a method would be looked up by name on a state of an interpreted class)."""
     nseats: i64 = table.nseats
     population: i64 = table.ncards
@@ -424,7 +424,7 @@ def _suit_tables(suit_of: tuple[int, ...], nsuits: int
     return entry[1], entry[2]
 
 
-def _new_hand(table: TrickTable, hands: list[list[list[int]]], dealt: list[list[int]],
+def _new_hand(table: TrickKernel, hands: list[list[list[int]]], dealt: list[list[int]],
               trump: int, leader: int) -> None:
     """The table at the start of a hand: ``hands`` held (by suit), as ``dealt``, no card
     played, ``leader`` to lead."""
@@ -443,8 +443,8 @@ def _new_hand(table: TrickTable, hands: list[list[list[int]]], dealt: list[list[
     table.legal_ready = None
 
 
-def copy_tricks(table: TrickTable, other: TrickTable) -> None:
-    """:meth:`TrickTable.copy_table_into`, as a function (see :func:`deal_into`)."""
+def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
+    """:meth:`TrickKernel.copy_table_into`, as a function (see :func:`deal_into`)."""
     # An empty suit is shared: no hand's list ever grows (a deal makes new ones), and a
     # play only takes from a suit that holds cards.
     other.hands = [[cards[:] if cards else cards for cards in held] for held in table.hands]
@@ -469,10 +469,10 @@ def copy_tricks(table: TrickTable, other: TrickTable) -> None:
 TABLE_FIELDS: Final = ("hands", "suit_of", "ncards", "nseats", "trump", "turn", "leader", "led",
                        "trick", "win_seat", "win_card", "history", "tricks_won", "renege",
                        "dealt_hands", "phase", "legal_ready")
-"""The fields of :class:`TrickTable`, for pickling a state (the compiled object has no dict)."""
+"""The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
 
 
-def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -> bool:
+def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) -> bool:
     """Play ``card`` for the seat to act, or with ``rand`` random cards to the end of play.
 
     With ``rand`` None: returns False, changing nothing, when the seat does not hold
@@ -520,7 +520,7 @@ def play_cards(table: TrickTable, card: int, rand: Callable[[], float] | None) -
             return True
 
 
-def _place(table: TrickTable, card: int, suit: int) -> bool:
+def _place(table: TrickKernel, card: int, suit: int) -> bool:
     """Put ``card`` (of ``suit``, just taken from the hand of the seat to act) on the trick.
 
     The winning card so far is kept (:func:`beats`), and after the last seat the trick goes

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from importlib import resources
 from typing import Any
 
 from . import strictjson
@@ -300,6 +301,35 @@ def _plain(value: Any) -> Any:
     return value
 
 
+EXAMPLE = "example:"
+"""The prefix that names a replay shipped with cardlab instead of a file:
+``example:norwegian-review`` is accepted wherever a replay's path is."""
+_EXAMPLES = "examples"  # the folder of the shipped replays, inside the package
+
+
+def example_names() -> list[str]:
+    """The names of the example replays shipped with cardlab (``cardlab examples``).
+
+    >>> example_names()
+    ['norwegian-review', 'teds-game-example', 'whot-example']
+    """
+    folder = resources.files("cardlab").joinpath(_EXAMPLES)
+    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
+def stem(source: str | os.PathLike[str]) -> str:
+    """The name a file made from the replay at ``source`` takes (``cardlab html`` writes
+    ``<stem>.html``): the file's name without its folder and extension, or the example's.
+
+    >>> stem("replays/game.json"), stem("example:whot-example")
+    ('game', 'whot-example')
+    """
+    text = os.fspath(source)
+    if text.startswith(EXAMPLE):
+        return text[len(EXAMPLE):]
+    return os.path.splitext(os.path.basename(text))[0]
+
+
 def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
          lenient: bool = False) -> Replay:
     """Read, check and replay a file (``cardlab.load``); raise :class:`ReplayError` naming
@@ -307,12 +337,24 @@ def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
 
     Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
     before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
+    ``example:NAME`` reads the example called NAME shipped with cardlab (:func:`example_names`),
+    from any folder.
+
+    >>> load("example:norwegian-review").seats
+    ['Tone', 'Remo', 'Kathrine', 'Brad']
+    >>> load("example:norwegian")
+    Traceback (most recent call last):
+      ...
+    cardlab.errors.ReplayError: example:norwegian: no example replay called 'norwegian'; the \
+examples are norwegian-review, teds-game-example, whot-example
     """
     limits = limits or DEFAULT_LIMITS
     name = str(path)
     if not isinstance(path, (str, os.PathLike)):
         raise ReplayError(f"load takes the path of a file, not {type(path).__name__}",
                           file=name)
+    if isinstance(path, str) and path.startswith(EXAMPLE):
+        return _load_example(path, limits, lenient)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -347,6 +389,17 @@ def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
     data = b"".join(chunks)
     del chunks
     return loads(data, name, limits=limits, lenient=lenient)
+
+
+def _load_example(source: str, limits: Limits, lenient: bool) -> Replay:
+    name = source[len(EXAMPLE):]
+    names = example_names()
+    if name not in names:
+        raise ReplayError(f"no example replay called {name!r}; the examples are "
+                          f"{', '.join(names)}", file=source)
+    entry = resources.files("cardlab").joinpath(_EXAMPLES).joinpath(f"{name}.json")
+    with resources.as_file(entry) as path:  # a real file, even from a zipped install
+        return load(path, limits=limits, lenient=lenient)
 
 
 def _os_reason(err: Exception) -> str:

@@ -37,7 +37,7 @@ from .errors import (
     brief,
 )
 from .files import write_text
-from .game import Rules, State, get_game
+from .game import Game, Rules, State, get_game
 
 # The format's name and versions (docs/replay-format.md), here once: written by
 # :meth:`Replay.to_dict`, checked by :mod:`cardlab.loader`.
@@ -348,7 +348,7 @@ class Replay:
     # -- structure -----------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return _rules(self.game, json.dumps(self.options, sort_keys=True))
+        return _rules(get_game(self.game), json.dumps(self.options, sort_keys=True))
 
     def seat_index(self, seat: str | int) -> int:
         """The seat number (from 0) of ``seat``, given by name or by number: every public
@@ -482,7 +482,7 @@ class Replay:
                 f"{_counted(len(self.hands), game.game_type.hand_word)}.")
 
     def _ipython_display_(self) -> None:
-        """In a notebook a replay shows itself as the table viewer (needs the notebook
+        """In a notebook a replay shows itself as the table viewer (needs the widgets
         extra). Without it, the replay shows its :meth:`summary` and the one line that says
         what to install, never a traceback.
 
@@ -508,7 +508,6 @@ class Replay:
         return state
 
 
-@lru_cache(maxsize=64)
 def _counted(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -518,11 +517,13 @@ def _install_line(err: ImportError) -> str:
     with it), else the notebook extra's."""
     text = str(err)
     mark = "pip install "
-    return text[text.rindex(mark):] if mark in text else "pip install 'cardlab[notebook]'"
+    return text[text.rindex(mark):] if mark in text else "pip install 'cardlab[widgets]'"
 
 
-def _rules(game: str, options_json: str) -> Rules:
-    return get_game(game).rules(**json.loads(options_json))
+@lru_cache(maxsize=64)
+def _rules(game: Game, options_json: str) -> Rules:
+    # Keyed by the registered Game, not its name: a game registered again is a new key.
+    return game.rules(**json.loads(options_json))
 
 
 @lru_cache(maxsize=1)

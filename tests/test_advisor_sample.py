@@ -43,8 +43,7 @@ def random_position(game: str, options: dict, seed: int, kind: str = "random",
     table = cardlab.new_game(game, seed=seed, **options)
     rules = table.replay.rules
     bots = [make_bot(kind, game, seed * 10 + s) for s in range(rules.players)]
-    target = rng.randint(1, min(3, len(rules.hand_sizes()) if game == "teds-game"
-                                else rules.options["hands"]))
+    target = rng.randint(1, min(3, rules.hands_in_game() or 3))
     while len(table.replay.hands) < target and table.state.to_act() >= 0:
         table.play(bots, until="hand")
     steps = rng.randrange(200) if steps is None else steps

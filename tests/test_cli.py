@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import cardlab
 from cardlab.cli import main
+from cardlab.view.page import page_html
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -129,9 +131,105 @@ def test_html_without_out_writes_into_the_current_folder(tmp_path, monkeypatch, 
     assert sorted(p.name for p in examples.iterdir()) == before  # nothing beside the replay
 
 
+def test_html_future_opens_the_page_with_the_moves_to_come(tmp_path):
+    """``--future`` is the one difference: the page's movie says to open with "show moves to
+    come" on (tests/browser/test_page.py looks at what the page then shows)."""
+    replay = ROOT / "replays" / "norwegian-review.json"
+    with pytest.raises(SystemExit):
+        main(["html", str(replay), "-o", str(tmp_path / "plain.html")])
+    with pytest.raises(SystemExit):
+        main(["html", str(replay), "--future", "-o", str(tmp_path / "future.html")])
+    plain = (tmp_path / "plain.html").read_text(encoding="utf-8")
+    future = (tmp_path / "future.html").read_text(encoding="utf-8")
+    assert plain == page_html(cardlab.load(replay))
+    assert future == page_html(cardlab.load(replay), future=True)
+
+    def movie(page: str) -> dict:
+        start = page.index('id="cardlab-movie">') + len('id="cardlab-movie">')
+        return json.loads(page[start:page.index("</script>", start)])
+
+    assert "future" not in movie(plain) and movie(future)["future"] is True
+    assert future.replace(',"future":true', "", 1) == plain
+
+
 def test_html_with_an_empty_out_is_refused(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cardlab", "html",
                            str(ROOT / "replays" / "norwegian-review.json"), "-o", ""],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []
+
+
+# -- from any folder: the version, the examples, the help ----------------------------------------
+
+def cli_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
+                          text=True, cwd=folder, timeout=120)
+
+
+def test_the_version_says_the_python_and_the_kernel(tmp_path):
+    import cardlab
+    from cardlab import kernel
+
+    done = cli_in(tmp_path, "--version")
+    assert done.returncode == 0 and done.stderr == ""
+    line = done.stdout.strip()
+    assert line.startswith(f"cardlab {cardlab.__version__} (Python {sys.version.split()[0]}")
+    assert ("kernel compiled" if kernel.COMPILED else "kernel pure Python") in line
+
+
+def test_the_shipped_examples_from_any_folder(tmp_path):
+    import cardlab
+
+    listed = cli_in(tmp_path, "examples")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert [line.split(":")[1] for line in lines] == cardlab.example_names()
+    assert "example:norwegian-review: Where's Bob's Hat?" in lines[0] and "2 hands" in lines[0]
+    assert lines[2].endswith("5 games")  # a Whot rubber's hands are games
+
+    shown = cli_in(tmp_path, "show", "example:norwegian-review", "--seat", "Brad")
+    assert shown.returncode == 0 and "Trick 4:" in shown.stdout
+    checked = cli_in(tmp_path, "validate", "example:teds-game-example")
+    teds = cardlab.example("teds-game-example")
+    actions = sum(len(hand.actions) for hand in teds.hands)
+    assert checked.stdout.strip() == ("example:teds-game-example: valid Ted's Game replay, "
+                                      f"19 hands, {actions} actions")
+    paged = cli_in(tmp_path, "html", "example:whot-example")
+    assert paged.returncode == 0 and (tmp_path / "whot-example.html").stat().st_size > 10_000
+    analysed = cli_in(tmp_path, "analyse", "example:norwegian-review", "--rollouts", "2",
+                      "--seat", "Brad", "--workers", "1")
+    assert analysed.returncode == 0, analysed.stderr
+    done = cardlab.load(tmp_path / "norwegian-review-analysed.json")
+    assert any(a.eval is not None and a.seat == "Brad" for a in done.hands[0].actions)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "norwegian-review-analysed.json", "whot-example.html"]
+
+    missing = cli_in(tmp_path, "show", "example:norwegian")
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr == ("cardlab: error: example:norwegian: no example replay called "
+                              "'norwegian'; the examples are norwegian-review, "
+                              "teds-game-example, whot-example\n")
+
+
+def _commands() -> dict[str, object]:
+    from cardlab.cli import _parser
+
+    parser = _parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return {"cardlab": parser, **sub.choices}  # type: ignore[attr-defined]
+
+
+def test_the_help_names_every_command_and_explains_every_option():
+    commands = _commands()
+    top = commands.pop("cardlab").format_help()  # type: ignore[attr-defined]
+    assert set(commands) == {"play", "show", "validate", "games", "examples", "html",
+                             "handouts", "simulate", "analyse"}
+    for name in commands:
+        assert f"\n    {name} " in top, name
+    assert "``" not in top and ":mod:" not in top and ":func:" not in top  # plain text
+    for name, parser in commands.items():
+        for action in parser._actions:  # type: ignore[attr-defined]
+            if action.dest != "help":
+                assert action.help, f"cardlab {name}: {action.option_strings or action.dest}"
+        assert "``" not in parser.format_help(), name  # type: ignore[attr-defined]

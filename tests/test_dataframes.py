@@ -208,8 +208,12 @@ def test_the_styled_sheet_highlights_the_current_hand(review):
 
 
 def test_a_missing_extra_names_the_pip_command():
-    with pytest.raises(dataframes.MissingExtraError, match=r"pip install 'cardlab\[notebook\]'"):
+    with pytest.raises(dataframes.MissingExtraError, match=r"pip install 'cardlab\[widgets\]'"):
         dataframes.require("cardlab_no_such_module")
+    with pytest.raises(dataframes.MissingExtraError, match=r"pip install 'cardlab\[sim\]'"):
+        dataframes.require("pyarrow.cardlab_no_such_module")  # pyarrow's extra
+    with pytest.raises(dataframes.MissingExtraError, match=r"pip install 'cardlab\[scale\]'"):
+        dataframes.require("cardlab_no_such_module", "scale")
     assert issubclass(dataframes.MissingExtraError, cardlab.CardlabError)
     assert issubclass(dataframes.MissingExtraError, ImportError)
 

@@ -169,6 +169,26 @@ def test_a_lesson_becomes_its_text_its_printed_tables_its_viewers_and_exercises(
     assert order == sorted(order)
 
 
+def test_the_viewers_show_the_moves_to_come_as_the_lesson_or_the_call_says(tmp_path):
+    """A handout's viewer opens with "show moves to come" as the lesson's viewer was made
+    (``future=True``), unless ``lesson_handout(..., future=...)`` says for all."""
+    path = write_notebook(tmp_path, [
+        ("code", "import cardlab\nfrom cardlab.view import ReplayViewer\n"
+                 "review = cardlab.example('norwegian-review')\n"
+                 "viewer = ReplayViewer(review)\nviewer"),
+        ("code", "ahead = ReplayViewer(review, future=True)\nahead"),
+    ])
+
+    def hosts(page: str) -> list[bool]:
+        found = re.findall(r'<div class="cardlab-handout-viewer" [^>]*>', page)
+        assert len(found) == 2, found
+        return [" data-future>" in host for host in found]
+
+    assert hosts(handouts.lesson_handout(path)) == [False, True]
+    assert hosts(handouts.lesson_handout(path, future=True)) == [True, True]
+    assert hosts(handouts.lesson_handout(path, future=False)) == [False, False]
+
+
 def test_a_failing_lesson_is_one_clear_error(tmp_path):
     path = write_notebook(tmp_path, [("code", "import cardlab\ncardlab.example('nope')")])
     with pytest.raises(CardlabError, match=r"lesson.ipynb: a cell failed while the lesson ran"):

@@ -14,6 +14,9 @@ import inspect
 import os
 import pickle
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -26,11 +29,13 @@ from cardlab.bots import make_bot
 from cardlab.cards import deal_round_robin
 from cardlab.games.bobs_hat import engine as bobs_hat
 from cardlab.games.teds_game import engine as teds_game
-from cardlab.games.teds_game import table as teds_table
+from cardlab.games.teds_game import kernel as teds_kernel
 from cardlab.games.trick_taking import state as tricks
 
+ROOT = Path(__file__).resolve().parents[1]
+
 SOURCE = Path(kernel.__file__).with_name("kernel.py")
-TEDS_SOURCE = Path(teds_table.__file__).with_name("table.py")
+TEDS_SOURCE = Path(teds_kernel.__file__).with_name("kernel.py")
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +48,9 @@ def pure() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def pure_teds(pure) -> ModuleType:
-    """Ted's Game's compiled part (cardlab/games/teds_game/table.py) loaded from its source as
+    """Ted's Game's compiled part (cardlab/games/teds_game/kernel.py) loaded from its source as
     ordinary Python, on the pure kernel."""
-    module = load_source("cardlab_teds_table_pure", TEDS_SOURCE, pure)
+    module = load_source("cardlab_teds_kernel_pure", TEDS_SOURCE, pure)
     assert module.play_cards is pure.play_cards
     return module
 
@@ -60,12 +65,11 @@ def test_the_loaded_kernel_is_compiled_and_current():
         "(see the warning in pip's output; it needs a C compiler and the Python headers). "
         "Set CARDLAB_PURE=1 to test the pure kernel on purpose.")
     # mypyc builds a small loader (kernel.*.so) and the compiled code (kernel__mypyc.*.so).
-    # Ted's Game's table is compiled into the same library (its loader beside it).
-    assert type(teds_table.take_bid).__name__ == "builtin_function_or_method"
-    for source, prefix in ((SOURCE, "kernel"), (TEDS_SOURCE, "table")):
-        built = max(path.stat().st_mtime for path in [*SOURCE.parent.iterdir(),
-                                                      *TEDS_SOURCE.parent.iterdir()]
-                    if path.name.startswith(prefix) and path.suffix in (".so", ".pyd"))
+    # Ted's Game's kernel is compiled into the same library (its loader beside it).
+    assert type(teds_kernel.take_bid).__name__ == "builtin_function_or_method"
+    for source in (SOURCE, TEDS_SOURCE):  # each is a kernel.py, its libraries beside it
+        built = max(path.stat().st_mtime for path in source.parent.iterdir()
+                    if path.name.startswith("kernel") and path.suffix in (".so", ".pyd"))
         assert built >= max(SOURCE.stat().st_mtime, TEDS_SOURCE.stat().st_mtime), (
             f"{source.name} changed after it was compiled, so the old code still runs: "
             "rebuild it with `make test` (or `pip install -e .`)")
@@ -148,13 +152,13 @@ def _games(game: str, options: dict, seeds: range) -> list[str]:
     return out
 
 
-# The compiled kernel's functions the engines call, and TrickTable's methods (the games'
+# The compiled kernel's functions the engines call, and TrickKernel's methods (the games'
 # states inherit them): the pure run swaps every one of them for its source.
 TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_table_into",
                  "clone_state")
 # The modules that call the kernel's functions (the rules of trick play, the deal's words).
 KERNEL_CALLERS = (tricks, teds_game, bobs_hat, cardlab.cards)
-# Ted's Game's compiled TedsTable: its methods and the functions teds_game calls.
+# Ted's Game's compiled TedsKernel: its methods and the functions teds_game calls.
 TEDS_METHODS = ("deal_seeded", "apply", "_play_over", "copy_table_into")
 TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids", "hook_now")
 
@@ -178,14 +182,14 @@ def test_compiled_and_pure_kernels_play_the_same_games(pure, pure_teds, monkeypa
     if game == "teds-game":  # the game's own compiled part, from its source too
         state_class = teds_game.TedsGameState
         for name in TEDS_METHODS:
-            assert getattr(state_class, name) is getattr(teds_table.TedsTable, name)
-            monkeypatch.setattr(state_class, name, pure_teds.TedsTable.__dict__[name])
+            assert getattr(state_class, name) is getattr(teds_kernel.TedsKernel, name)
+            monkeypatch.setattr(state_class, name, pure_teds.TedsKernel.__dict__[name])
         for name in TEDS_FUNCTIONS:
-            assert getattr(teds_game, name) is getattr(teds_table, name)
+            assert getattr(teds_game, name) is getattr(teds_kernel, name)
             monkeypatch.setattr(teds_game, name, getattr(pure_teds, name))
     for name in TABLE_METHODS:
-        assert getattr(tricks.TrickTaking, name) is getattr(kernel.TrickTable, name)
-        monkeypatch.setattr(tricks.TrickTaking, name, getattr(pure.TrickTable, name))
+        assert getattr(tricks.TrickTaking, name) is getattr(kernel.TrickKernel, name)
+        monkeypatch.setattr(tricks.TrickTaking, name, getattr(pure.TrickKernel, name))
     swapped = set()
     for module in KERNEL_CALLERS:
         for name in _kernel_functions(module):
@@ -212,7 +216,7 @@ def _mid_hand(game: str, options: dict, seed: int, steps: int):
 ])
 @pytest.mark.parametrize("copier", ["clone", "pickle", "deepcopy"])
 def test_a_copied_state_is_whole_and_independent(game, options, copier):
-    # The trick state sits in the compiled TrickTable, outside the instance dict: every way
+    # The trick state sits in the compiled TrickKernel, outside the instance dict: every way
     # of copying a state must carry it, and the copy must play on without touching the
     # original (bid phase, mid-trick, and between tricks).
     for steps in (0, 3, 9, 12):
@@ -248,7 +252,7 @@ def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size)
         order = kernel.shuffle_prefix(stream, state.ncards, places)
         dealt = deal_round_robin(order, players, size, first=1)
         results = []
-        for table in (kernel.TrickTable, pure.TrickTable):
+        for table in (kernel.TrickKernel, pure.TrickKernel):
             twin = state.clone()
             turned = table.deal_stream(twin, stream, size, 1, 2, 4)
             results.append((turned, twin.hands, twin.dealt_hands, twin.turn, twin.leader,
@@ -270,7 +274,7 @@ def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size)
 def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
     # Each suit's list comes from the kernel's suit tables when the deck allows them, and
     # from a sort otherwise: the same hands either way, and the same as the source.
-    class Table(kernel.TrickTable):
+    class Table(kernel.TrickKernel):
         pass
 
     nsuits = max(suit_of) + 1
@@ -335,3 +339,27 @@ def test_deal_seeded_plays_as_the_recorded_deal(game, options):
             slow.apply(action)
         assert fast.snapshot() == slow.snapshot()
     assert fast.totals() == slow.totals()
+
+
+def test_the_pure_kernel_says_so_once_and_can_be_silenced(tmp_path):
+    # A copy of the package without its compiled libraries: what a build without a compiler
+    # installs. Its import warns once; CARDLAB_PURE=1 (the pure kernel meant) does not.
+    shutil.copytree(ROOT / "cardlab", tmp_path / "cardlab",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    probe = ("import warnings\n"
+             "with warnings.catch_warnings(record=True) as seen:\n"
+             "    warnings.simplefilter('always')\n"
+             "    import cardlab, cardlab.cli, cardlab.kernel\n"
+             "print(cardlab.kernel.COMPILED,\n"
+             "      [(w.category.__name__, str(w.message)) for w in seen])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDLAB_PURE", "PYTHONPATH")}
+    for pure, expected in (("", 1), ("1", 0)):
+        done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, text=True,
+                              capture_output=True, timeout=120,
+                              env={**env, "CARDLAB_PURE": pure})
+        assert done.returncode == 0, done.stderr
+        compiled, warned = done.stdout.split(" ", 1)
+        assert compiled == "False"
+        assert warned.count("PureKernelWarning") == expected, warned
+        if expected:
+            assert "runs as plain Python" in warned and "CARDLAB_PURE=1" in warned

@@ -107,7 +107,7 @@ def test_without_anywidget_a_replay_shows_its_summary_and_what_to_install():
     text = shown[0].data["text/plain"]
     assert text == ("Ted's Game: four players, nineteen hands, and the dealer's hook: Ann, Ben, "
                     "Cleo and Dev; 19 hands.\nTo step through it here, install the viewer: "
-                    "pip install 'cardlab[notebook]'")
+                    "pip install 'cardlab[widgets]'")
     # a replay's repr is one line, not the dataclass's every action
     one_line = "[<Replay bobs-hat: Tone, Remo, Kathrine, Brad; 2 hands>]"
     assert listed[0].data["text/plain"] == one_line

@@ -20,6 +20,9 @@ ENVIRONMENT = ROOT / "environment.yml"
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # conda-forge names that differ from the PyPI name of the same package
 CONDA_TO_PYPI: dict[str, str] = {}  # conda-forge names that differ from PyPI's
+# What conda installs that pyproject cannot name: the C compiler setup.py builds the kernel
+# with (pip's build needs one from the system).
+CONDA_ONLY = {"c-compiler"}
 
 
 def normalise(requirement: str) -> str:
@@ -109,11 +112,26 @@ def environment() -> tuple[list[str], list[str]]:
     return parse_environment(ENVIRONMENT.read_text(encoding="utf-8"))
 
 
+_SELF = re.compile(r"^cardlab\[([a-z,]+)\]$")
+
+
+def expand(pyproject: dict, extra: str) -> set[str]:
+    """The packages an extra installs, its own references to cardlab's other extras
+    (``cardlab[widgets,sim]``) followed."""
+    names: set[str] = set()
+    for requirement in pyproject["project"]["optional-dependencies"][extra]:
+        match = _SELF.match(requirement.replace(" ", ""))
+        if match:
+            for other in match.group(1).split(","):
+                names |= expand(pyproject, other)
+        else:
+            names.add(normalise(requirement))
+    return names
+
+
 def _pip_names(pyproject: dict) -> set[str]:
     project = pyproject["project"]
-    extras = project["optional-dependencies"]
-    requirements = [*project["dependencies"], *extras["notebook"], *extras["test"]]
-    return {normalise(r) for r in requirements}
+    return {normalise(r) for r in project["dependencies"]} | expand(pyproject, "test")
 
 
 def test_normalise() -> None:
@@ -151,6 +169,8 @@ def test_pyproject_and_environment_list_the_same_packages(pyproject: dict, envir
     # Packages conda-forge lacks come from PyPI through the environment's pip section.
     conda_names = {CONDA_TO_PYPI.get(normalise(d), normalise(d))
                    for d in [*conda, *(p for p in pip if p != "-e .")]} - {"python", "pip"}
+    assert CONDA_ONLY <= conda_names, "environment.yml should list the C compiler"
+    conda_names -= CONDA_ONLY
     assert pip_names, "pyproject.toml lists no dependencies"
     assert conda_names, "environment.yml lists no dependencies"
     assert pip_names == conda_names, (
@@ -159,12 +179,71 @@ def test_pyproject_and_environment_list_the_same_packages(pyproject: dict, envir
     )
 
 
-def test_test_extra_includes_notebook_extra(pyproject: dict) -> None:
+def test_each_extra_is_what_its_place_needs(pyproject: dict) -> None:
     extras = pyproject["project"]["optional-dependencies"]
-    notebook = {normalise(r) for r in extras["notebook"]}
-    test = {normalise(r) for r in extras["test"]}
-    assert notebook and notebook <= test, f"missing from [test]: {sorted(notebook - test)}"
+    widgets, sim, scale, lab = (expand(pyproject, e) for e in ("widgets", "sim", "scale", "lab"))
+    assert widgets == {"anywidget", "pandas", "plotly"}  # a kernel: no server, no ipywidgets
+    assert sim == {"pyarrow", "pandas"} and scale == {"dask", "pyarrow", "pandas"}
+    assert lab == widgets | sim | {"jupyterlab"}
+    assert expand(pyproject, "notebook") == lab  # the old name, an alias
+    assert lab | scale <= expand(pyproject, "test")
     assert "open-spiel" in {normalise(r) for r in extras["bench"]}
+
+
+def _installed_closure(requirements: list[str]) -> set[str]:
+    """Every installed distribution that ``requirements`` bring, their own requirements
+    (with the extras asked for, and only where the markers hold here) followed."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    seen: set[tuple[str, str]] = set()
+    todo = [Requirement(r) for r in requirements]
+    while todo:
+        req = todo.pop()
+        name = normalise(req.name)
+        for extra in ("", *sorted(req.extras)):
+            if (name, extra) in seen:
+                continue
+            seen.add((name, extra))
+            try:
+                required = metadata.requires(name) or []
+            except metadata.PackageNotFoundError:
+                continue
+            for text in required:
+                dep = Requirement(text)
+                if dep.marker is None or dep.marker.evaluate({"extra": extra}):
+                    if dep.marker is not None and "extra" in str(dep.marker) and not extra:
+                        continue  # an extra's requirement, not asked for
+                    todo.append(dep)
+    return {name for name, _ in seen}
+
+
+def _requirements(pyproject: dict, extra: str) -> list[str]:
+    out: list[str] = []
+    for requirement in pyproject["project"]["optional-dependencies"][extra]:
+        match = _SELF.match(requirement.replace(" ", ""))
+        if match:
+            for other in match.group(1).split(","):
+                out += _requirements(pyproject, other)
+        else:
+            out.append(requirement)
+    return out
+
+
+def test_each_missing_module_names_the_extra_that_brings_it(pyproject: dict) -> None:
+    # cardlab.dataframes.EXTRAS says which extra to install for a missing module: follow
+    # that extra's requirements through the installed packages' metadata to the module.
+    from importlib import metadata
+
+    from cardlab.dataframes import EXTRAS
+
+    owners = metadata.packages_distributions()
+    for module, extra in EXTRAS.items():
+        dists = {normalise(d) for d in owners.get(module, [])}
+        assert dists, f"{module} is not installed here, so its extra cannot be checked"
+        brought = _installed_closure(_requirements(pyproject, extra))
+        assert dists & brought, f"[{extra}] does not bring {module}"
 
 
 def test_python_floor_matches(pyproject: dict, environment) -> None:
@@ -185,3 +264,26 @@ def test_ci_bounds_the_whole_run() -> None:
     # The whole suite runs under `timeout`, inside CI's 90 minutes, so a hang ends the run red.
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "timeout --kill-after" in ci and "make test" in ci
+
+
+def test_the_sdist_holds_the_package_its_readme_and_licence(tmp_path) -> None:
+    # An sdist whose tests could not run (the helpers they import left behind) is worse than
+    # none: it ships the package, its licence and README, and leaves the suite to a clone.
+    import subprocess
+    import tarfile
+
+    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(tmp_path)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300,
+                   env={**__import__("os").environ, "CARDLAB_PURE": "1"})
+    (archive,) = tmp_path.glob("cardlab-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+        info = tar.extractfile(f"{archive.name[:-7]}/PKG-INFO").read().decode()  # type: ignore
+    # the README is the long description, and the licence is declared
+    assert "Description-Content-Type: text/markdown" in info and "## Two commands" in info
+    assert "License: MIT" in info or "License-Expression: MIT" in info
+    assert {"LICENSE", "README.md", "setup.py", "pyproject.toml", "cardlab/__init__.py",
+            "cardlab/kernel.py", "cardlab/view/viewer.js", "cardlab/examples/whot-example.json",
+            "cardlab/replay.schema.json"} <= names
+    assert not [n for n in names if n.startswith(("tests/", "notebooks/", "benchmarks/"))]
+    assert not [n for n in names if n.endswith((".so", ".pyc"))]

@@ -33,7 +33,7 @@ def declared(source: str) -> list[str]:
 
 
 def test_the_front_end_files_insert_text_only():
-    assert {p.name for p in FRONT_ENDS} >= {"common.js", "viewer.js", "evaluate.js",
+    assert {p.name for p in FRONT_ENDS} >= {"common.js", "viewer.js", "moves.js", "evaluate.js",
                                             "model.js", "page.js", "lessons.js", "recorder.js",
                                             "verdicts.js", "handout-lessons.js",
                                             "handout-viewers.js"}
@@ -92,7 +92,7 @@ def test_the_page_is_its_data_and_the_viewers_script():
     script = assets.script(*assets.VIEWER, boot=[assets.VIEW / "page.js"])
     assert page[data_end:] == ('</script>\n<script type="module">\n' + script + "</script>\n"
                                "</body></html>\n")
-    style = assets.stylesheet(assets.VIEWER_CSS)
+    style = assets.stylesheet(*assets.VIEWER_CSS)
     assert f"<style>\nbody{{margin:0;padding:12px;background:#e9e7df}}\n{style}</style>" in page
     assert script.count("function pageModel(") == 1 and assets.EXPORT not in script
 

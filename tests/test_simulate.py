@@ -16,7 +16,7 @@ from scipy import stats as scipy_stats
 import cardlab
 from cardlab import dataframes
 from cardlab.records import COMMON_COLUMNS
-from cardlab.simulation import load, make_spec, simulate
+from cardlab.simulation import games_path, load, make_spec, simulate
 from cardlab.simulation.rows import play_chunk
 from cardlab.simulation.schema import GAMES_COLUMNS, games_schema, hands_columns, hands_schema
 from cardlab.simulation.summary import t_quantile
@@ -109,6 +109,33 @@ def test_the_parquet_files_round_trip(serial, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         f"{n}{ext}" for n in ("teds-random", "bobs-hat", "whot")
         for ext in (".parquet", ".games.parquet"))
+
+
+def test_pandas_alone_reads_the_files_as_load_does(serial, tmp_path):
+    # The files carry their pandas metadata: pd.read_parquet, without cardlab, gives the
+    # very frames of cardlab.simulation.load, dtypes and category order included.
+    assert {case.get("game", name) for name, case in CASES.items()} == \
+        set(cardlab.list_games())  # every game
+    for name in CASES:
+        out = tmp_path / f"{name}.parquet"
+        run_case(name, out=out)
+        back = load(out)
+        same(back, serial[name])
+        pd.testing.assert_frame_equal(pd.read_parquet(out), back.hands, check_exact=True)
+        pd.testing.assert_frame_equal(pd.read_parquet(games_path(out)), back.games,
+                                      check_exact=True)
+    forbidden = pd.read_parquet(tmp_path / "teds-game.parquet").forbidden
+    assert forbidden.dtype == "Int16" and forbidden.isna().any()  # whole numbers, and nulls
+
+
+def test_a_seeded_run_writes_the_same_bytes_whatever_plays_it(tmp_path):
+    files = {}
+    for workers in (0, 2, 0):
+        out = tmp_path / f"run-{len(files)}.parquet"
+        run_case("bobs-hat", out=out, workers=workers)
+        files[out] = (out.read_bytes(), Path(games_path(out)).read_bytes())
+    first, *others = files.values()
+    assert all(other == first for other in others)
 
 
 def test_recording_replays_changes_nothing_and_the_replays_agree(serial, tmp_path):
@@ -307,3 +334,14 @@ def test_an_existing_file_is_replaced_whole_and_dev_null_takes_a_run(serial, tmp
     same(load(out), serial["whot"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.games.parquet", "r.parquet"]
     same(run_case("whot", out="/dev/null"), serial["whot"])
+
+
+@pytest.mark.parametrize("scheduler,extra", [(None, "sim"), ("tcp://127.0.0.1:9", "scale")])
+def test_a_missing_pyarrow_names_the_extra_of_the_run(monkeypatch, scheduler, extra):
+    # A run on this machine needs [sim]; one on a cluster [scale], which brings pyarrow too.
+    # Said before any connection is tried or any game played.
+    from cardlab.dataframes import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+    with pytest.raises(MissingExtraError, match=rf"pip install 'cardlab\[{extra}\]'"):
+        cardlab.simulate("bobs-hat", games=2, scheduler=scheduler, progress=False)

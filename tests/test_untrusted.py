@@ -245,6 +245,35 @@ def test_chart_labels_show_seat_names_as_text(hostile):
         assert not [a for a, _ in page.attrs if a.startswith("on")], name
 
 
+def test_a_charts_notebook_output_shows_seat_names_as_text(hostile):
+    """What a notebook stores for a chart (issue 20): the SVG drawing that an HTML export
+    shows, and the figure in Lab's theme, whose texts cardlab wraps in spans of its own."""
+    from cardlab.view.chartshow import PLOTLY_MIME, mimebundle
+    from cardlab.view.chartsvg import SVG_PLOT_TAGS
+
+    drawing_tags = {tag.lower() for tag in SVG_PLOT_TAGS}  # as an HTML parser names them
+    for name, fig in chart_figures(hostile).items():
+        bundle = mimebundle(fig)
+        drawing = assert_inert(bundle["text/html"], drawing_tags, [])
+        shown = drawing.text
+        if hostile.game == "bobs-hat" or name in ("score_evolution", "bid_success",
+                                                  "cards_in_hand"):
+            for seat in SEATS:
+                assert seat in shown, (name, seat)
+        assert {a for a, _ in drawing.attrs} <= {
+            "xmlns", "class", "viewbox", "width", "height", "role", "aria-label",
+            "font-family", "style", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "d",
+            "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
+            "font-size", "font-weight", "text-anchor", "transform", "dy", "id",
+            "clip-path"}, name
+        for text in figure_strings(bundle[PLOTLY_MIME]):
+            parsed = assert_inert(text, {"br", "b", "span"}, [])
+            styles = {value for attr, value in parsed.attrs if attr == "style"}
+            assert {attr for attr, _ in parsed.attrs} <= {"style"}, (name, text)
+            assert all(v and v.startswith("color:var(--jp-content-font-color")
+                       for v in styles), (name, styles)
+
+
 def test_the_standalone_page_holds_the_files_text_as_data(hostile):
     """The page's markup is its own template whatever the file says; the file's strings
     travel as JSON data (which the front-end inserts as text: the browser test checks)."""

@@ -46,7 +46,7 @@ from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
 from ..game import State, TrickBid, get_game, list_games
-from ..kernel import TrickTable
+from ..kernel import TrickKernel
 from ..replay import Replay
 from ..validation import check_rollouts
 from .evaluate import BOTS, run
@@ -160,7 +160,7 @@ def bidding_lab(replay: Replay, hand: int, seat: int | str | None = None,
     counts = range(dealt + 1)
 
     def figures(end: State, seat: int, start: State) -> dict[str, float]:
-        assert isinstance(end, TrickTable)  # a game whose bids are tricks plays tricks
+        assert isinstance(end, TrickKernel)  # a game whose bids are tricks plays tricks
         taken = end.tricks_won[seat]
         return {f"tricks {t}": 1.0 if t == taken else 0.0 for t in counts}
 

@@ -56,7 +56,7 @@ from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, brief
 from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
-from ..kernel import PLAY, TrickTable
+from ..kernel import PLAY, TrickKernel
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
@@ -229,7 +229,7 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         if actions is None:
             actions = [start.parse_action(text) for text in texts]
         numbers = [rand() for _ in range(_numbers_needed(start))]
-        if fast is not None and isinstance(start, TrickTable) and start.phase is PLAY:
+        if fast is not None and isinstance(start, TrickKernel) and start.phase is PLAY:
             # The play only is left: the playouts stop at the end of play and the outcome
             # hook scores the hand once for the value and the figures (the same numbers as
             # the engine's end of hand: tests/test_advisor_evaluate.py). In the play phase
@@ -237,7 +237,7 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             # play scores nothing), so one clone per sample serves every action: the table
             # is copied back from the start before each (a compiled loop).
             start.__class__ = fast.stopped(type(start))  # type: ignore[misc]
-            assert isinstance(start, TrickTable)  # the play phase is the kernel's
+            assert isinstance(start, TrickKernel)  # the play phase is the kernel's
             # the start's table kept aside (one holder for the run: only the table is read
             # from it), the sample itself played on
             if pristine is None:
@@ -295,7 +295,7 @@ def _card_play(bot: str, game: str
 def _numbers_needed(state: State) -> int:
     """Random numbers a playout of the rest of the hand reads at most: one per decision
     (trick games: every card held, a bid each and the hat); 64 for other games."""
-    if not isinstance(state, TrickTable):
+    if not isinstance(state, TrickKernel):
         return 64
     hands = state.hands
     return sum(map(len, chain.from_iterable(hands))) + 2 * len(hands) + 2
@@ -352,7 +352,7 @@ def _playout(bot: str, game: str, seat: int
 
 
 def _few_cards(state: State) -> bool:
-    return (isinstance(state, TrickTable) and state.phase == PLAY
+    return (isinstance(state, TrickKernel) and state.phase == PLAY
             and max(sum(len(s) for s in held) for held in state.hands) <= EXACT_CARDS)
 
 

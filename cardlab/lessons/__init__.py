@@ -8,6 +8,6 @@
 - :mod:`cardlab.lessons.quiz`: the no-peeking quiz (``Quiz(replay, seat="Brad").widget()``),
   answers in ``quiz.answers()``, a pandas frame.
 
-These need the notebook extra (``pip install 'cardlab[notebook]'``); ``import cardlab`` does not
+These need the widgets extra (``pip install 'cardlab[widgets]'``); ``import cardlab`` does not
 import them.
 """

@@ -53,7 +53,7 @@ from ..replay import Replay
 from ..view.assets import module, stylesheet
 from ..view.wording import Context, card_faces, centre, names_and, seat_private, seat_public, signed
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent

@@ -98,7 +98,7 @@ body{margin:0;padding:12px;background:#f4f2ea;color:#1d1d1b;
 """
 
 def _css() -> str:
-    return STYLE + assets.stylesheet(assets.VIEWER_CSS, HERE / "lessons.css")
+    return STYLE + assets.stylesheet(*assets.VIEWER_CSS, HERE / "lessons.css")
 
 
 # -- the parts of a page ------------------------------------------------------------------------
@@ -210,13 +210,14 @@ class Recorder:
         for name, value in list(namespace.items()):
             if name.startswith("_") or not isinstance(value, ReplayViewer):
                 continue
-            state = (int(value.widget.line), value.step, value.seat or "", value.lang)
+            state = (int(value.widget.line), value.step, value.seat or "", value.lang,
+                     value.future)
             if self.last.get(id(value)) != state:
                 self.viewers[id(value)] = value
                 self.last[id(value)] = state
                 self.blocks.append({"cell": cell, "kind": "viewer", "viewer": id(value),
                                     "line": state[0], "step": state[1], "seat": state[2],
-                                    "lang": state[3]})
+                                    "lang": state[3], "future": state[4]})
         shown = namespace.get("_")
         if isinstance(shown, (ExerciseWidget, QuizWidget)) and id(shown) not in self.seen:
             self.seen.add(id(shown))
@@ -275,9 +276,14 @@ def _outputs(cell: Any) -> list[str]:
             ] if text else []
 
 
-def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600) -> str:
+def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600,
+                   future: bool | None = None) -> str:
     """Execute the lesson ``notebook`` and return its handout page (see the module's
-    docstring). A cell that fails is a :class:`~cardlab.errors.CardlabError` naming it."""
+    docstring). A cell that fails is a :class:`~cardlab.errors.CardlabError` naming it.
+
+    Each viewer's move list shows the moves up to where it stands, as the lesson's viewer did
+    (its ``future``); ``future=True`` or ``False`` opens every viewer of the page with *show
+    moves to come* on or off (the reader can switch it)."""
     nbformat = require("nbformat")
     nbclient = require("nbclient")
     path = Path(notebook)
@@ -323,10 +329,12 @@ def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600) -> str:
         for block in after.get(k, []):
             if block["kind"] == "viewer":
                 lang = lang or block["lang"]  # the page's language: its first viewer's
+                ahead = block.get("future") if future is None else future
                 body.append(f'<div class="cardlab-handout-viewer" data-movie="'
                             f'{html.escape(block["movie"])}" data-step="{block["step"]}" '
                             f'data-line="{block["line"]}" data-seat="'
-                            f'{html.escape(block["seat"])}"></div>')
+                            f'{html.escape(block["seat"])}"'
+                            f'{" data-future" if ahead else ""}></div>')
             else:
                 body.append(_block("exercise", block["spec"]))
     return _page(title, lang or "en", body, record["movies"], record["specs"])
@@ -335,9 +343,11 @@ def lesson_handout(notebook: str | os.PathLike[str], timeout: int = 600) -> str:
 # -- the command line ---------------------------------------------------------------------------
 
 def write_handouts(out: str | os.PathLike[str], notebooks: Sequence[str],
-                   quizzes: Sequence[str] = ()) -> list[Path]:
+                   quizzes: Sequence[str] = (), future: bool | None = None) -> list[Path]:
     """Write a handout per lesson notebook (``<stem>.html``) and per quiz
-    (``"EXAMPLE:SEAT"``, ``quiz-<example>-<seat>.html``) into ``out``; return the paths."""
+    (``"EXAMPLE:SEAT"``, ``quiz-<example>-<seat>.html``) into ``out``; return the paths.
+    ``future``: the lessons' viewers open with *show moves to come* on or off
+    (:func:`lesson_handout`; None: as each lesson's viewer was)."""
     import cardlab
 
     folder = Path(out)
@@ -345,7 +355,7 @@ def write_handouts(out: str | os.PathLike[str], notebooks: Sequence[str],
     written = []
     for notebook in notebooks:
         target = folder / (Path(notebook).stem + ".html")
-        write_text(target, lesson_handout(notebook))
+        write_text(target, lesson_handout(notebook, future=future))
         written.append(target)
     for entry in quizzes:
         name, sep, seat = entry.partition(":")
@@ -364,9 +374,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="handouts", help="the folder (default: handouts)")
     parser.add_argument("--quiz", action="append", default=[], metavar="EXAMPLE:SEAT",
                         help="a quiz over a shipped example replay, from one seat")
+    parser.add_argument("--future", action="store_true", default=None,
+                        help="open every viewer with the moves to come written out (by "
+                             "default each shows the moves up to where the lesson left it)")
     args = parser.parse_args(argv)
     try:
-        for path in write_handouts(args.out, args.notebooks, args.quiz):
+        for path in write_handouts(args.out, args.notebooks, args.quiz, future=args.future):
             print(f"wrote {path} ({path.stat().st_size // 1024} kB)")
     except CardlabError as err:
         print(f"cardlab handouts: {err}", file=sys.stderr)

@@ -41,7 +41,7 @@ from ..table import Table, new_game
 from ..view.assets import module, stylesheet
 from ..view.wording import card_faces, pretty
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 HERE = Path(__file__).parent

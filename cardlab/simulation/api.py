@@ -25,10 +25,19 @@ from ..dataframes import require
 from ..errors import CardlabError, OptionError, SaveError, brief
 from ..files import AtomicTarget, check_target, reason, write_text
 from ..game import get_game
+from ..records import Column
 from . import summary as _summary
 from .backends import Dask, Pool, Serial, connect, cpu_count
 from .rows import Chunk
-from .schema import SCHEMA_VERSION, categories, games_schema, hands_schema
+from .schema import (
+    GAMES_COLUMNS,
+    SCHEMA_VERSION,
+    categories,
+    games_schema,
+    hands_columns,
+    hands_schema,
+    pandas_metadata,
+)
 from .spec import Spec, make_spec
 
 META_KEY = b"cardlab"
@@ -75,15 +84,19 @@ def _order(spec: Spec) -> dict[str, list[str]]:
     return {"bot": sorted(set(spec.bots)), "seat": list(spec.seats)}
 
 
+def _pandas_key(spec: Spec, columns: tuple[Column, ...]) -> bytes:
+    return pandas_metadata(columns, categories(spec.game, list(spec.seats), list(spec.bots)))
+
+
 def to_frame(table: Any, spec: Spec) -> Any:
-    """A pyarrow table of a run as a DataFrame, the categories in their fixed order."""
-    pd = require("pandas")
-    frame = table.to_pandas()
-    for field in table.schema:
-        if field.nullable and str(field.type).startswith("int"):
-            # a nullable count stays a whole number (pandas' Int16), not floats with NaN
-            frame[field.name] = frame[field.name].astype(pd.api.types.pandas_dtype(
-                str(field.type).replace("int", "Int")))
+    """A pyarrow table of a run as a DataFrame, as pandas reads the run's Parquet files
+    (through their pandas metadata: a nullable count is pandas' ``Int16``, not floats with
+    NaN), the categories in their fixed order."""
+    pd = require("pandas", "sim")
+    columns = GAMES_COLUMNS if table.schema.names == [c.name for c in GAMES_COLUMNS] \
+        else hands_columns(spec.game)
+    meta = {**(table.schema.metadata or {}), b"pandas": _pandas_key(spec, columns)}
+    frame = table.replace_schema_metadata(meta).to_pandas()
     for column, cats in categories(spec.game, list(spec.seats), list(spec.bots)).items():
         if column in frame:
             series = frame[column]
@@ -117,11 +130,14 @@ class _Sink:
         self.writers: list[Any] = []
         self.names = [os.fspath(out), os.fspath(games_out)]
         try:
-            for path, schema in ((out, hands_schema(spec.game)), (games_out, games_schema())):
+            for path, schema, columns in (
+                    (out, hands_schema(spec.game), hands_columns(spec.game)),
+                    (games_out, games_schema(), GAMES_COLUMNS)):
                 target = AtomicTarget(path)
                 self.targets.append(target)
+                keys = {**meta, b"pandas": _pandas_key(spec, columns)}  # pd.read_parquet's
                 self.writers.append(pq.ParquetWriter(os.fspath(target.path),
-                                                     schema.with_metadata(meta)))
+                                                     schema.with_metadata(keys)))
         except BaseException:
             self.abort()
             raise
@@ -190,9 +206,10 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
         ) -> tuple[SimulationResult | None, _summary.Tally, dict[str, Any]]:
     """Play ``spec``; write what is asked; return the frames (with ``collect``), the tally and
     what happened (``games`` finished, ``written`` paths, ``interrupted``)."""
-    pa = require("pyarrow")
+    extra = "sim" if scheduler is None else "scale"  # what this run is installed with
+    pa = require("pyarrow", extra)
     if collect:
-        require("pandas")  # only the frames need it: a CLI run streams pyarrow tables
+        require("pandas", extra)  # only the frames need it: a CLI run streams pyarrow tables
     folder = None if replays is None else Path(replays)
     if folder is not None and folder.exists() and not folder.is_dir():
         raise SaveError("is not a folder", file=os.fspath(folder))

@@ -1,30 +1,27 @@
 """Who plays the chunks: this process, a process pool, or a dask.distributed cluster.
 
 Each backend yields the chunks **in game order**: a chunk that finishes early waits in a
-small buffer until the chunks before it are in. At most a few chunks per worker are in
-flight, so memory stays flat however many games are played. A chunk whose worker dies
-(a process pool's ``BrokenProcessPool``, dask's ``KilledWorker``) is played again, up to
+small buffer until the chunks before it are in. At most a few chunks per worker are held,
+so memory stays flat however many games are played. A chunk whose worker dies (a worker
+process of the pool, or dask's ``KilledWorker``) is played again, up to
 :data:`MAX_ATTEMPTS` times; a game depends on its number alone, so the rerun gives the same
 rows.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CardlabError, OptionError, brief
-from ..workers import Lifeline, broken, start_pool, stop_now
+from ..workers import WorkerPool
 from .rows import Chunk, fault_setting, play_chunk
 from .spec import Spec
 
 MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
-AHEAD = 2  # chunks in flight per worker
-BROKEN_CHECK = 1.0  # seconds between looks at whether the pool broke without saying so
+AHEAD = 2  # chunks held per worker: in flight, or finished and waiting for those before
 
 
 def cpu_count() -> int:
@@ -61,101 +58,47 @@ class Serial:
         pass
 
 
-def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group: the parent decides what happens (it writes
-    # what is finished and stops the workers), so a worker does not die of it on its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _context() -> Any:
-    # forkserver: workers are forked from a clean server process, not from this one (which
-    # may hold threads: tqdm's monitor, a notebook's kernel); spawn where there is none.
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" not in methods:
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    # The server imports these once, and each worker is forked with them already loaded
-    # (no effect if this process's forkserver is already running). pyarrow imports pandas
-    # when it is given a numpy array, so pandas is among them.
-    context.set_forkserver_preload(["numpy", "pyarrow", "pandas", "cardlab.simulation.rows"])
-    return context
-
-
 class Pool:
-    """A ``concurrent.futures.ProcessPoolExecutor`` of ``workers`` processes."""
+    """Chunks on ``workers`` worker processes of cardlab's own (cardlab/workers.py): each
+    plays one chunk at a time, and a worker that dies loses that chunk alone."""
 
     def __init__(self, spec: Spec, replays: bool, workers: int) -> None:
         self.spec, self.replays, self.workers = spec, replays, workers
         self.fault = fault_setting()
         self.reruns = 0
         self.done: dict[int, Chunk] = {}
-        self.executor: Any = None
-        self.lifeline: Lifeline | None = None
-
-    def _start(self) -> Any:
-        # One lifeline for the pools of this run (a broken pool is replaced by a new one).
-        self.executor, self.lifeline = start_pool(self.workers, _context(), _worker_init,
-                                                  lifeline=self.lifeline)
-        return self.executor
+        self.pool: WorkerPool | None = None
 
     def chunks(self) -> Iterator[Chunk]:
-        from concurrent.futures import FIRST_COMPLETED, wait
-        from concurrent.futures.process import BrokenProcessPool
-
         total = len(self.spec.chunks())
-        lost = [0] * total  # times a chunk was in flight when the pool broke
+        deaths = [0] * total  # times a chunk's worker died playing it
         todo = list(range(total - 1, -1, -1))  # a stack: the next chunk to start is last
-        running: dict[Any, int] = {}
-        executor = self._start()
+        pool = self.pool = WorkerPool(self.workers)
+        held = self.workers * AHEAD  # chunks in flight or waiting to be yielded, at most
         following = 0  # the next chunk to yield
-        window = self.workers * AHEAD
+
+        def start() -> None:
+            # (the next chunk to yield always starts: the buffer may be full of later ones)
+            while todo and pool.free() and (pool.busy() + len(self.done) < held or
+                                            todo[-1] == following):
+                index = todo.pop()
+                pool.submit(index, play_chunk, self.spec, index, self.replays, self.fault)
+
         while following < total:
-            # A chunk lost twice may be the one that kills its worker: it runs alone, so a
-            # chunk in flight beside it is not blamed (nor given up on) for its deaths.
-            # (the next chunk to write always starts: the buffer may be full of later ones)
-            while todo and (len(running) + len(self.done) < window + 1 or
-                            todo[-1] == following) and \
-                    not any(lost[i] >= 2 for i in running.values()):
-                suspect = lost[todo[-1]] >= 2
-                if suspect and running:
-                    break
-                try:
-                    future = executor.submit(play_chunk, self.spec, todo[-1], self.replays,
-                                             self.fault)
-                except BrokenProcessPool:  # a worker died since the last wait: see below
-                    break
-                running[future] = todo.pop()
-                if suspect:
-                    break
-            if not running:  # the pool broke with nothing in flight: start a new one
-                stop_now(executor)
-                executor = self._start()
-                continue
-            finished, _ = wait(running, timeout=BROKEN_CHECK, return_when=FIRST_COMPLETED)
-            lost_now = []
-            for future in finished:
-                index = running.pop(future)
-                try:
-                    self.done[index] = future.result()
-                except BrokenProcessPool:
-                    lost_now.append(index)
-            if not finished and broken(executor):
-                # Broken, yet no future says so: a task submitted while the pool's manager
-                # thread was failing the others (it takes no lock) is never failed itself.
-                lost_now.append(running.pop(next(iter(running))))
-            if lost_now:
-                # The pool is gone: every chunk still running in it is lost too.
-                lost_now.extend(running.values())
-                running.clear()
-                stop_now(executor)  # bounded: a stuck worker is killed, not waited for
-                for index in lost_now:
-                    lost[index] += 1
-                    if len(lost_now) == 1 and lost[index] >= MAX_ATTEMPTS:
-                        raise _gave_up(self.spec, index, "its worker process died")
-                todo.extend(sorted(lost_now, reverse=True))
+            start()
+            for outcome in pool.wait():
+                index = outcome.tag
+                if not outcome.died:
+                    self.done[index] = outcome.value
+                    continue
+                deaths[index] += 1
+                if deaths[index] >= MAX_ATTEMPTS:
+                    raise _gave_up(self.spec, index, "its worker process died")
+                self.reruns += 1
+                todo.append(index)
                 todo.sort(reverse=True)
-                self.reruns += len(lost_now)
-                executor = self._start()
+            start()  # the workers go on while this process takes the finished chunks (and
+            # again at the top, once they are taken and the buffer has room)
             while following in self.done:
                 yield self.done.pop(following)
                 following += 1
@@ -164,18 +107,12 @@ class Pool:
         return [self.done[i] for i in sorted(self.done)]
 
     def close(self, now: bool = True) -> None:
-        """Stop the pool; ``now``: at once, without waiting for the chunks in flight (an
+        """Stop the workers; ``now``: at once, without waiting for the chunks in flight (an
         interrupted or failed run). ``now=False`` once every chunk is in: the idle workers
         are told to exit."""
-        executor, self.executor = self.executor, None
-        if executor is not None:
-            if now:
-                stop_now(executor)
-            else:
-                executor.shutdown(wait=True)
-        if self.lifeline is not None:
-            self.lifeline.close()
-            self.lifeline = None
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.close(now)
 
 
 PIP_SCALE = "pip install 'cardlab[scale]'"

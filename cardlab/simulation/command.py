@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ..bots import KINDS
-from ..console import parse_seed, say
+from ..console import add_game_arguments, parse_seed, say
 from ..game import get_game, parse_option_pairs
 from .spec import SEATINGS, make_spec
 
@@ -25,8 +25,7 @@ def add_parser(sub: Any) -> None:
     """Register ``simulate`` with the CLI's subparsers."""
     sim = sub.add_parser("simulate", help="bots play many games; tidy Parquet tables and a "
                                           "summary")
-    sim.add_argument("game")
-    sim.add_argument("--players", type=int)
+    add_game_arguments(sim)
     sim.add_argument("--games", type=int, default=100, metavar="K",
                      help="games to play (default 100)")
     sim.add_argument("--bots", default="heuristic",
@@ -35,7 +34,6 @@ def add_parser(sub: Any) -> None:
     sim.add_argument("--seating", choices=SEATINGS, default="rotate",
                      help="rotate (default): the bots move one seat each game; fixed: not")
     sim.add_argument("--seed", default="0", help="an integer or a short text (default 0)")
-    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     who = sim.add_mutually_exclusive_group()
     who.add_argument("--workers", type=int, metavar="W",
                      help="processes to play on (default: all cores; 0: this process)")

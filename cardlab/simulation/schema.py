@@ -69,6 +69,43 @@ def games_schema() -> Any:
     return _schema(GAMES_COLUMNS)
 
 
+def _pandas_column(column: Column, count: int) -> dict[str, Any]:
+    # What pa.Schema.from_pandas writes for the frame cardlab.simulation.load returns.
+    if column.type == "category":
+        kind, dtype = "categorical", "int8"  # the dictionary's indices
+        extra: dict[str, Any] | None = {"num_categories": count, "ordered": False}
+    else:
+        kind = "unicode" if column.type == "string" else column.type
+        dtype = "object" if column.type == "string" else column.type
+        if column.nullable and column.type.startswith("int"):
+            dtype = column.type.replace("int", "Int")  # pandas' nullable integer: Int16
+        extra = None
+    return {"name": column.name, "field_name": column.name, "pandas_type": kind,
+            "numpy_type": dtype, "metadata": extra}
+
+
+def pandas_metadata(columns: tuple[Column, ...], cats: dict[str, list[str]]) -> bytes:
+    """The ``pandas`` key of a table's Parquet metadata, as pyarrow's
+    ``Schema.from_pandas`` writes it: with it, a plain ``pd.read_parquet`` gives the dtypes
+    :func:`cardlab.simulation.load` gives (a nullable count as ``Int16``, not floats).
+
+    Made from the columns alone, without pandas (a run from the command line does not import
+    it) and without any version in it, so a seeded run writes the same bytes every time.
+
+    >>> import json
+    >>> meta = json.loads(pandas_metadata(GAMES_COLUMNS, {"seat": ["N", "S"], "bot": ["random"]}))
+    >>> meta["columns"][2]
+    {'name': 'seat', 'field_name': 'seat', 'pandas_type': 'categorical', 'numpy_type': 'int8', \
+'metadata': {'num_categories': 2, 'ordered': False}}
+    """
+    import json
+
+    return json.dumps({
+        "index_columns": [], "column_indexes": [],
+        "columns": [_pandas_column(c, len(cats.get(c.name, ()))) for c in columns],
+        "attributes": {}}).encode()
+
+
 def categories(game: str, spec_seats: list[str], bots: list[str]) -> dict[str, list[str]]:
     """The categories of the category columns, in a fixed order (so that frames read from
     a file equal the frames a run returns, whatever the row groups)."""

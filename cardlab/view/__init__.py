@@ -6,14 +6,17 @@ standalone page), and plotly charts.
 - :mod:`cardlab.view.widget`: :class:`ReplayViewer` and the anywidget :class:`ReplayWidget`;
 - :mod:`cardlab.view.page`: one self-contained offline HTML page (``cardlab html``):
   :func:`page_html` its text, :func:`write_page` the file;
-- :mod:`cardlab.view.charts`: plotly figures;
-- ``viewer.js`` (with ``evaluate.js``) and ``viewer.css``: the front-end, joined by
+- :mod:`cardlab.view.charts`: plotly figures, which a notebook shows in JupyterLab's theme
+  and with an SVG drawing that its HTML export keeps (:mod:`cardlab.view.chartshow`; the
+  drawing: :mod:`cardlab.view.chartsvg` and :mod:`cardlab.view.chartlayout`);
+- ``viewer.js`` (with ``moves.js``, ``evaluate.js`` and ``present.js``, the projector mode)
+  and ``viewer.css`` (with ``present.css``): the front-end, joined by
   :mod:`cardlab.view.assets` with ``common.js`` and ``cards.css``, the helpers and card faces
   that every cardlab front-end shares, into one module and one stylesheet.
 
 Importing this package is light: anywidget and plotly are imported only when the viewer or a
 chart is used; without them a :class:`cardlab.dataframes.MissingExtraError` names the pip
-command (``pip install 'cardlab[notebook]'``).
+command (``pip install 'cardlab[widgets]'``).
 
 >>> from cardlab.view import build_movie, page_html
 >>> callable(build_movie) and callable(page_html)

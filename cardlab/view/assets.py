@@ -7,8 +7,10 @@ inline script only). So the shared pieces are joined in at import, as text:
 
 - ``common.js`` (``el``, ``svg``, ``button``, ``themeIsDark``, ``cardFace``, ``cardBack``)
   comes first in every front-end's module, then the front-end's own file, then the files
-  that extend it (``evaluate.js`` for the viewer), then the front-end's export line;
-- ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet;
+  that extend it (``moves.js``, ``evaluate.js`` and ``present.js`` for the viewer), then the
+  front-end's export line;
+- ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet (the
+  viewer's is ``viewer.css`` then ``present.css``);
 - a page's script is the same module without its export line, followed by the boot files
   that draw the page's widgets with a stand-in for the widget model (``model.js``);
 - the viewer's widget adds ``packed.js`` and enters by ``renderPacked``: its movie travels
@@ -16,7 +18,8 @@ inline script only). So the shared pieces are joined in at import, as text:
 
 >>> source = module(*VIEWER)
 >>> source.index("function el(") < source.index("function render(") \\
-...     < source.index("function evaluateView") < source.index(EXPORT)
+...     < source.index("function evaluateView") < source.index("function presentView") \\
+...     < source.index(EXPORT)
 True
 >>> source.count(EXPORT), source.endswith(EXPORT + "\\n")
 (1, True)
@@ -37,8 +40,10 @@ COMMON = VIEW / "common.js"
 CARDS = VIEW / "cards.css"
 MODEL = VIEW / "model.js"
 EXPORT = "export default { render };"
-VIEWER = (VIEW / "viewer.js", VIEW / "evaluate.js")  # the viewer, which evaluate.js extends
-VIEWER_CSS = VIEW / "viewer.css"
+# the viewer, which moves.js (the move list), evaluate.js (the advisor's numbers) and
+# present.js (the projector mode) extend; its stylesheets likewise
+VIEWER = (VIEW / "viewer.js", VIEW / "moves.js", VIEW / "evaluate.js", VIEW / "present.js")
+VIEWER_CSS = (VIEW / "viewer.css", VIEW / "present.css")
 PACKED = VIEW / "packed.js"  # the widget's movie, unpacked in the browser
 
 

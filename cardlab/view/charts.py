@@ -23,6 +23,11 @@ All numbers come from :mod:`cardlab.dataframes`, i.e. from replaying the log. pl
 such as ``<b>``, ``<br>`` and ``<a href>`` in titles, legend names, tick labels and hover text,
 so every string from the file (seat names) goes in through :func:`label`: a seat called
 ``<b>Ann</b>`` shows as typed, not in bold.
+
+Each function returns a :class:`cardlab.view.chartshow.Chart`, a plotly Figure that a notebook
+shows in JupyterLab's light or dark theme and with an SVG drawing that an HTML export keeps
+(docs/viewer.md, "Charts in a notebook and in its export"). A chart that takes ``template=``
+keeps the look of the plotly template given there instead.
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ from .. import dataframes
 from ..dataframes import HandResult, hand_results_list, require
 from ..errors import CardlabError
 from ..replay import LinePath, Replay, index_of_hand
+from .chartshow import chart_class
 
-# Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars.
-SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#111",
-          "clubs": "#111", "spades": "#111", "hearts": "#c0392b", "diamonds": "#c0392b"}
+# Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars; black
+# is drawn dark grey and the hat light brown, to show on a light and a dark page alike
+SWATCH = {"blue": "#1f5fbf", "red": "#c0392b", "orange": "#e67e22", "black": "#666",
+          "clubs": "#666", "spades": "#666", "hearts": "#c0392b", "diamonds": "#c0392b"}
+HAT = "#9a7046"
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#17becf")
@@ -45,6 +53,11 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 
 def _go() -> Any:
     return require("plotly.graph_objects")
+
+
+def _figure(*args: Any, **kwargs: Any) -> Any:
+    """A new :class:`~cardlab.view.chartshow.Chart` (a plotly Figure)."""
+    return chart_class()(*args, **kwargs)
 
 
 def label(text: object) -> str:
@@ -66,9 +79,12 @@ def hand_word(replay: Replay) -> str:
     return replay.rules.game.game_type.hand_word
 
 
-def _layout(fig: Any, title: str, x: str, y: str, template: str = "plotly_white") -> Any:
+def _layout(fig: Any, title: str, x: str, y: str, template: str | None = None) -> Any:
+    """The charts' common layout. Without ``template`` the figure is plotly_white, and a
+    notebook shows it in JupyterLab's theme (:mod:`cardlab.view.chartshow`)."""
+    fig._cardlab_follow_theme = template is None
     fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"}, xaxis_title=x,
-                      yaxis_title=y, template=template, height=340,
+                      yaxis_title=y, template=template or "plotly_white", height=340,
                       margin={"l": 50, "r": 20, "t": 70, "b": 50},
                       legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.0,
                               "yanchor": "bottom"})
@@ -110,7 +126,7 @@ def _series(replay: Replay, hand: int | None, path: LinePath,
 
 
 def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = (),
-                    marker: float | None = None, template: str = "plotly_white",
+                    marker: float | None = None, template: str | None = None,
                     results: list[HandResult] | None = None) -> Any:
     """Cumulative score per player over the hands (games of a Whot rubber).
 
@@ -120,11 +136,14 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
     """
     go = _go()
     xs, series, ticks = _series(replay, hand, path, results)
-    fig = go.Figure()
+    word = hand_word(replay)
+    # the hover names the hand in words (plotly would show the tick's text, with its break)
+    hover = [t if k == 0 else f"{word} {t.replace('<br>', ' ')}" for k, t in enumerate(ticks)]
+    fig = _figure()
     for s, name in enumerate(_labels(replay)):
         fig.add_trace(go.Scatter(x=xs, y=series[s], mode="lines+markers", name=name,
-                                 line={"color": PALETTE[s % len(PALETTE)]}))
-    word = hand_word(replay)
+                                 line={"color": PALETTE[s % len(PALETTE)]}, text=hover,
+                                 hovertemplate="%{text}: %{y}"))
     points = replay.rules.game.game_type.points_word
     against = f" ({points}: lower is better)" if replay.rules.low_score_wins else ""
     sized = any("<br>" in t for t in ticks)
@@ -141,15 +160,18 @@ def score_components(replay: Replay) -> Any:
     """Points per hand and player, split into components (Bob's Hat: bids, hat, renege)."""
     go = _go()
     df = dataframes.score_components(replay)
-    fig = go.Figure()
-    colours = {"bids": "#1f5fbf", "hat": "#6b4b2a", "renege": "#999", "score": "#2ca02c"}
+    fig = _figure()
+    colours = {"bids": "#1f5fbf", "hat": HAT, "renege": "#999", "score": "#2ca02c"}
     for component in df["component"].unique():
         part = df[df["component"] == component]
         if component == "renege" and not part["points"].any():
             continue
-        fig.add_trace(go.Bar(x=[part["hand"].tolist(), [label(n) for n in part["seat"]]],
-                             y=part["points"].tolist(), name=component,
-                             marker_color=colours.get(component)))
+        seats = [label(n) for n in part["seat"]]
+        fig.add_trace(go.Bar(x=[part["hand"].tolist(), seats], y=part["points"].tolist(),
+                             name=component, marker_color=colours.get(component),
+                             text=[f"{hand_word(replay)} {h}, {n}"
+                                   for h, n in zip(part["hand"], seats, strict=True)],
+                             textposition="none", hovertemplate="%{text}: %{y}"))
     fig.update_layout(barmode="relative")
     return _layout(fig, f"Points per {hand_word(replay)}: where they came from",
                    f"{hand_word(replay)} / player", "points")
@@ -165,9 +187,10 @@ def bid_success(replay: Replay) -> Any:
         made = int(mine["made"].sum())
         rates.append(made / len(mine) if len(mine) else 0.0)
         texts.append(f"{made}/{len(mine)}")
-    fig = go.Figure(go.Bar(x=_labels(replay), y=rates, text=texts, textposition="auto",
-                           marker_color=[PALETTE[s % len(PALETTE)]
-                                         for s in range(len(replay.seats))]))
+    # the counts above the bars, on the page's background (not on the bar's colour)
+    fig = _figure(go.Bar(x=_labels(replay), y=rates, text=texts, textposition="outside",
+                         cliponaxis=False, marker_color=[PALETTE[s % len(PALETTE)]
+                                                         for s in range(len(replay.seats))]))
     fig.update_yaxes(range=[0, 1], tickformat=".0%")
     return _layout(fig, "Bids made", "player", "share of bids made")
 
@@ -183,7 +206,7 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
             continue
         per = counts.setdefault(row["suit"], {})
         per[winner] = per.get(winner, 0) + 1
-    fig = go.Figure()
+    fig = _figure()
     for suit, per in sorted(counts.items()):
         fig.add_trace(go.Bar(x=_labels(replay), y=[per.get(n, 0) for n in replay.seats],
                              name=suit, marker_color=SWATCH.get(suit)))
@@ -202,9 +225,9 @@ def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
                      for h in df.get("hat_holder", [])]
     texts = [""] + [f"{label(w)} takes {label(c)}"
                     for w, c in zip(df["winner"], df["cards"], strict=True)]
-    fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", line_shape="hv",
+    fig = _figure(go.Scatter(x=xs, y=ys, mode="lines+markers", line_shape="hv",
                                text=texts, hovertemplate="after trick %{x}: %{y}<br>%{text}",
-                               marker={"size": 10, "color": "#6b4b2a"}, name="hat"))
+                               marker={"size": 10, "color": HAT}, name="hat"))
     fig.update_yaxes(categoryorder="array", categoryarray=[nobody, *_labels(replay)])
     fig.update_xaxes(dtick=1)
     return _layout(fig, f"Bob's Hat's travels in hand {hand}", "after trick", "held by")
@@ -215,7 +238,7 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
     1; Whot; works for any game)."""
     go = _go()
     df = dataframes.seat_steps(replay, hand, path)
-    fig = go.Figure()
+    fig = _figure()
     for s, name in enumerate(replay.seats):
         mine = df[df["seat"] == name]
         fig.add_trace(go.Scatter(x=mine["step"].tolist(), y=mine["held"].tolist(),
@@ -235,9 +258,10 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
 # ``result.games`` (one row per game and seat) of :func:`cardlab.simulate`, or a frame read
 # back with :func:`cardlab.simulation.load`. The tables behind each chart are public too
 # (:func:`hook_bites`, :func:`bid_rows`, :func:`rates`, :func:`means`), so that what a chart
-# plots can be printed, filtered and checked by hand. Each chart takes ``template`` (a plotly
-# template: "plotly_dark" on a dark theme) and ``title`` (in place of the title's first line;
-# the line under it, which says how to read the chart, stays).
+# plots can be printed, filtered and checked by hand. Each chart takes ``template`` (left
+# out: JupyterLab's light or dark theme; or a plotly template, e.g. "plotly_dark") and
+# ``title`` (in place of the title's first line; the line under it, which says how to read
+# the chart, stays).
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal: a two-sided 95% interval
 
@@ -503,7 +527,7 @@ def _error_y(table: Any, centre: str) -> dict[str, Any]:
             "arrayminus": (table[centre] - table["ci_low"]).tolist()}
 
 
-def _sim_layout(fig: Any, title: str, x: str, y: str, template: str,
+def _sim_layout(fig: Any, title: str, x: str, y: str, template: str | None,
                 heading: str | None = None) -> Any:
     """The charts' common layout; ``heading`` (the caller's ``title=``) replaces the first
     line of the title and keeps the line under it that says how to read the chart."""
@@ -533,7 +557,7 @@ def _lines_by(table: Any, by: str | None, x: str, y: str, hover: str) -> list[An
     return traces
 
 
-def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_white",
+def hook_bite_rate(hands: Any, by: str | None = "seat", template: str | None = None,
                    title: str | None = None) -> Any:
     """How often the hook bites, by hand size: one line per dealer (``by="seat"``), per the
     dealer's bot (``"bot"``) or for all hands (``None``), with 95% Wilson intervals.
@@ -548,9 +572,8 @@ def hook_bite_rate(hands: Any, by: str | None = "seat", template: str = "plotly_
     >>> [t.name for t in fig.data]
     ['North', 'East', 'South', 'West']
     """
-    go = _go()
     table = hook_rates(hands, [by, "hand_size"] if by else ["hand_size"])
-    fig = go.Figure(_lines_by(table, by, "hand_size", "rate",
+    fig = _figure(_lines_by(table, by, "hand_size", "rate",
                               "%{x} cards each: %{y:.1%} bitten (%{text})"))
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_xaxes(dtick=1)
@@ -566,7 +589,7 @@ def _bids_kept(hands: Any, bids: list[str] | None) -> Any:
 
 
 def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | None = None,
-                        template: str = "plotly_white", title: str | None = None) -> Any:
+                        template: str | None = None, title: str | None = None) -> Any:
     """The share of bids made, by hand size, one line per ``by`` ("bot", "seat", or "bid":
     Bob's Hat's kinds of bid), with 95% Wilson intervals; ``bids`` keeps those bids only.
 
@@ -576,10 +599,9 @@ def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | No
     >>> [t.name for t in bid_success_by_size(run.hands).data]
     ['heuristic', 'random']
     """
-    go = _go()
     rows = _bids_kept(hands, bids)
     table = rates(rows, "made", [by, "hand_size"] if by else ["hand_size"])
-    fig = go.Figure(_lines_by(table, by, "hand_size", "rate",
+    fig = _figure(_lines_by(table, by, "hand_size", "rate",
                               "%{x} cards each: %{y:.1%} made (%{text})"))
     fig.update_yaxes(tickformat=".0%", range=[0, 1.05])
     fig.update_xaxes(dtick=1)
@@ -588,7 +610,7 @@ def bid_success_by_size(hands: Any, by: str | None = "bot", bids: list[str] | No
 
 
 def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | None = None,
-                       template: str = "plotly_white", title: str | None = None) -> Any:
+                       template: str | None = None, title: str | None = None) -> Any:
     """The mean points a bid scores (made or not), by hand size, one line per ``by`` (the
     bid by default: Bob's Hat's most-blue ... fewest; ``"kind"`` puts the three most bids
     together), with 95% t intervals.
@@ -600,10 +622,9 @@ def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | Non
     >>> sorted(t.name for t in fig.data)
     ['fewest', 'most-red']
     """
-    go = _go()
     rows = _bids_kept(hands, bids)
     table = means(rows, "points", [by, "hand_size"] if by else ["hand_size"])
-    fig = go.Figure(_lines_by(table, by, "hand_size", "mean",
+    fig = _figure(_lines_by(table, by, "hand_size", "mean",
                               "%{x} cards each: %{y:.2f} points a bid (%{text})"))
     fig.add_hline(y=0, line={"color": "#888", "width": 1})
     fig.update_xaxes(dtick=1)
@@ -612,7 +633,7 @@ def bid_points_by_size(hands: Any, by: str | None = "bid", bids: list[str] | Non
                        "cards dealt each", "points per bid", template, title)
 
 
-def score_distribution(games: Any, by: str = "bot", template: str = "plotly_white",
+def score_distribution(games: Any, by: str = "bot", template: str | None = None,
                        title: str | None = None) -> Any:
     """The final totals per bot (or per ``by="seat"``): a box per group (the middle half of
     the games, the median, the whiskers) and the mean with its 95% t interval beside it.
@@ -629,8 +650,10 @@ def score_distribution(games: Any, by: str = "bot", template: str = "plotly_whit
     value = "score" if per_hand else "total"
     _need(games, (value, by), "the score distribution",
           "the games (or hands) table of a simulation")
-    fig = go.Figure()
-    ink, paper = ("#eee", "#111") if "dark" in template else ("#333", "#fff")
+    fig = _figure()
+    # the mean's diamond: ink on the paper's colour, or mid grey where the theme decides
+    ink, paper = ("#808080", "rgba(0,0,0,0)") if template is None else \
+        ("#eee", "#111") if "dark" in template else ("#333", "#fff")
     names, table = [], means(games, value, [by])
     for i, (key, part) in enumerate(_groups(games, [by])):
         name = label(key[0] if isinstance(key, tuple) else key)
@@ -652,7 +675,7 @@ def score_distribution(games: Any, by: str = "bot", template: str = "plotly_whit
 
 
 def score_from_dealer(hands: Any, by: str | None = None, value: str = "score",
-                      template: str = "plotly_white", title: str | None = None) -> Any:
+                      template: str | None = None, title: str | None = None) -> Any:
     """The mean points of a hand by where a seat sits from that hand's dealer (the dealer,
     the dealer's left, ...), with 95% t intervals; ``by="bot"`` draws one set per bot.
 
@@ -669,7 +692,7 @@ def score_from_dealer(hands: Any, by: str | None = None, value: str = "score",
     words = [*POSITION_WORDS, *(f"dealer +{k}" for k in range(2, players))][:players]
     table = means(hands, value, [by, "from_dealer"] if by else ["from_dealer"])
     table["position"] = [words[k] for k in table["from_dealer"]]
-    fig = go.Figure()
+    fig = _figure()
     groups = [(None, table)] if by is None else _groups(table, [by])
     for i, (key, part) in enumerate(groups):
         name = "all seats" if by is None else label(key[0] if isinstance(key, tuple) else key)
@@ -695,7 +718,7 @@ def lengths(frame: Any) -> Any:
     return frame.drop_duplicates(keys)["actions"].reset_index(drop=True)
 
 
-def game_length(frames_by_label: Any, template: str = "plotly_white",
+def game_length(frames_by_label: Any, template: str | None = None,
                 title: str | None = None) -> Any:
     """How long games last, in actions: a histogram per run, its mean (95% t interval) in the
     legend and as a dotted line (:func:`ratio_ci` says how many times longer one run is).
@@ -726,7 +749,7 @@ def game_length(frames_by_label: Any, template: str = "plotly_white",
     every = np.concatenate([xs.to_numpy(dtype=float) for _, xs in runs]) if runs else []
     top = float(np.quantile(every, 0.99)) if len(every) else 1.0
     size = max(1.0, math.ceil(top / 40))  # about 40 bins up to the axis' end
-    fig = go.Figure()
+    fig = _figure()
     for i, (name, xs) in enumerate(runs):
         mean, low, high = mean_ci(xs)
         fig.add_trace(go.Histogram(

@@ -1,7 +1,8 @@
 """The standalone page: one self-contained HTML file that steps through a replay offline.
 
 The page runs the very front-end of the notebook viewer (``viewer.js`` with ``evaluate.js``
-and ``viewer.css``, put together by :mod:`cardlab.view.assets` and inlined) on the movie
+and ``present.js``, ``viewer.css`` with ``present.css``, put together by
+:mod:`cardlab.view.assets` and inlined) on the movie
 embedded as JSON; ``page.js`` boots it with a small model object in place of the widget's
 (``model.js``: ``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``). It loads nothing
 from the network. A teacher e-mails it or puts it on the school's site.
@@ -79,11 +80,12 @@ def _script_safe(text: str) -> str:
 
 def page_movie(replay: Replay, seat: int | str | None = None, lang: str | None = None,
                views: dict[str, Any] | None = None, budget: int | None = MAX_PAGE_FRAMES,
-               file: str | None = None, encode: Callable[[Any], str] | None = None
-               ) -> dict[str, Any]:
+               file: str | None = None, encode: Callable[[Any], str] | None = None,
+               future: bool = False) -> dict[str, Any]:
     """The movie a page embeds: every view, or with ``seat`` that seat's alone. A movie
     over the page ``budget`` is refused before it is built (a
-    :class:`~cardlab.errors.LimitError` naming ``file`` and ``max_page_frames``)."""
+    :class:`~cardlab.errors.LimitError` naming ``file`` and ``max_page_frames``). With
+    ``future`` the page opens with *show moves to come* on (``"future": true``)."""
     lang = check_lang(replay, lang)
     if seat is None:
         if views is None or "" not in views:
@@ -98,36 +100,41 @@ def page_movie(replay: Replay, seat: int | str | None = None, lang: str | None =
                                              file=file), lang, explore=False)
         movie["choices"] = [name]
         movie["start"] = name
+    if future:  # absent when off: a page made as before keeps its movie's bytes
+        movie["future"] = True
     return movie
 
 
 def page_html(replay: Replay, seat: int | str | None = None, lang: str | None = None,
               views: dict[str, Any] | None = None, budget: int | None = MAX_PAGE_FRAMES,
-              file: str | None = None) -> str:
+              file: str | None = None, future: bool = False) -> str:
     """The whole page as a string (see the module's docstring). A page over the ``budget``
     (:data:`cardlab.limits.MAX_PAGE_FRAMES`) is refused before it is built, naming ``file``
-    (the replay) and the limit."""
-    return "".join(_page_parts(replay, seat, lang, views, budget, file))
+    (the replay) and the limit. The move list writes out the moves up to the step on show;
+    with ``future`` the page opens with *show moves to come* on (the reader can switch it)."""
+    return "".join(_page_parts(replay, seat, lang, views, budget, file, future=future))
 
 
 def page_bytes(replay: Replay, seat: int | str | None = None, lang: str | None = None,
-               budget: int | None = MAX_PAGE_FRAMES, file: str | None = None) -> bytes:
+               budget: int | None = MAX_PAGE_FRAMES, file: str | None = None,
+               future: bool = False) -> bytes:
     """The page of :func:`page_html` as UTF-8, made with less memory: each frame is JSON
     text from when it is made, and is encoded and let go as the page is joined, so the
     page's memory stays a small multiple of its size."""
     return b"".join(part.encode("utf-8") for part in
-                    _page_parts(replay, seat, lang, None, budget, file, release=True))
+                    _page_parts(replay, seat, lang, None, budget, file, release=True,
+                                future=future))
 
 
 def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
                 views: dict[str, Any] | None, budget: int | None, file: str | None,
-                release: bool = False) -> Iterator[str]:
+                release: bool = False, future: bool = False) -> Iterator[str]:
     def encode(value: Any) -> str:
         return json_text(value, file)
 
-    movie = page_movie(replay, seat, lang, views, budget, file, encode)
+    movie = page_movie(replay, seat, lang, views, budget, file, encode, future)
     js = script(*VIEWER, boot=[VIEW / "page.js"])  # page.js boots the viewer on the movie
-    css = stylesheet(VIEWER_CSS)
+    css = stylesheet(*VIEWER_CSS)
     title = html.escape(str(movie["title"]))
     yield (
         "<!DOCTYPE html>\n"
@@ -179,14 +186,28 @@ def export_box(model_id: str, summary: str) -> str:
 _EXPORT_SCRIPT = inline(MODEL, VIEW / "export.js", wrap=True)
 
 
+def page_iframe(replay: Replay, seat: str | None = None, lang: str | None = None,
+                views: dict[str, Any] | None = None, height: int = 1000,
+                future: bool = False) -> str:
+    """The page inside a sandboxed ``<iframe srcdoc>`` in a ``div.cardlab-page-frame``: to
+    embed it in another page (a school's site). A notebook no longer shows it: its HTML
+    export draws the viewer from the widget's saved state (:func:`export_box`)."""
+    page = page_html(replay, seat, lang, views, future=future)
+    return (f'<div class="cardlab-page-frame"><iframe class="cardlab-page" '
+            f'sandbox="allow-scripts" title="cardlab replay" '
+            f'style="width:100%;height:{height}px;border:0" '
+            f'srcdoc="{html.escape(page)}"></iframe></div>')
+
+
 def write_page(replay: Replay, path: str | os.PathLike[str], seat: int | str | None = None,
                lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES,
-               file: str | None = None) -> Path:
+               file: str | None = None, future: bool = False) -> Path:
     """Write the page to ``path`` (atomically: a reader never sees half a page) and return
     the path written (:func:`page_html` gives the page's text instead); ``file`` names the
-    replay in a refusal (the page budget, a number JSON cannot hold)."""
+    replay in a refusal (the page budget, a number JSON cannot hold). With ``future`` the
+    page opens with *show moves to come* on (:func:`page_html`)."""
     try:
-        data = page_bytes(replay, seat, lang, budget, file)
+        data = page_bytes(replay, seat, lang, budget, file, future=future)
     except UnicodeEncodeError as err:  # a lone surrogate, which a loaded replay never holds
         raise SaveError(f"the page holds a character that UTF-8 cannot write ({err.reason})",
                         file=os.fspath(path)) from None
@@ -194,5 +215,5 @@ def write_page(replay: Replay, path: str | os.PathLike[str], seat: int | str | N
     return Path(path)
 
 
-__all__ = ["export_box", "json_text", "page_bytes", "page_html", "page_movie", "script_json",
-           "write_page"]
+__all__ = ["export_box", "json_text", "page_bytes", "page_html", "page_iframe", "page_movie",
+           "script_json", "write_page"]

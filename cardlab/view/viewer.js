@@ -7,8 +7,8 @@
 //
 // The same module runs in JupyterLab (anywidget gives `model`) and in the standalone page
 // (model.js gives a small model with get/set/on/off/save_changes/send). cardlab/view/assets.py
-// makes it one module: common.js (el, svg, button, cardFace...) first, evaluate.js before the
-// export line.
+// makes it one module: common.js (el, svg, button, cardFace...) first, then this file, then
+// moves.js (the move list) and evaluate.js (the advisor's numbers), then the export line.
 
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
   "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
@@ -139,6 +139,11 @@ function render({ model, el: host }) {
   const prev = button("cardlab-button cardlab-prev", "◀", "previous step (←)");
   const next = button("cardlab-button cardlab-next", "▶", "next step (→)");
   const last = button("cardlab-button cardlab-last", "▶|", "last step (End)");
+  // jumps by trick and by hand (the keys ↑/↓ and Page Up/Down); the hand's word is the game's
+  const prevTrick = button("cardlab-button cardlab-prev-trick", "◀ trick", "previous trick (↑)");
+  const nextTrick = button("cardlab-button cardlab-next-trick", "trick ▶", "next trick (↓)");
+  const prevHand = button("cardlab-button cardlab-prev-hand", "◀ hand", "previous hand (Page Up)");
+  const nextHand = button("cardlab-button cardlab-next-hand", "hand ▶", "next hand (Page Down)");
   const autoplay = button("cardlab-button cardlab-autoplay", "▶ play",
     "autoplay (pause keeps the place)");
   const [speedWrap, speed] = select("cardlab-speed", "speed");
@@ -148,7 +153,8 @@ function render({ model, el: host }) {
   slider.min = "0";
   slider.setAttribute("aria-label", "step");
   const counter = el("span", "cardlab-counter");
-  controls.append(first, prev, next, last, autoplay, slider, counter);
+  controls.append(first, prev, next, last, prevTrick, nextTrick, prevHand, nextHand, autoplay,
+    slider, counter);
 
   const options = el("div", "cardlab-options");
   const [seatWrap, seatSelect] = select("cardlab-seat-select", "seen by");
@@ -188,9 +194,12 @@ function render({ model, el: host }) {
   const result = el("div", "cardlab-result");
   stage.append(table, status, advice.panel, explain, result, note);
   const side = el("div", "cardlab-side");
-  side.appendChild(el("div", "cardlab-panel-title", "Moves"));
-  const moves = el("div", "cardlab-moves");
-  side.appendChild(moves);
+  const sideHead = el("div", "cardlab-side-head");
+  const [futureWrap, futureBox] = checkbox("cardlab-future-toggle", "show moves to come");
+  sideHead.append(el("div", "cardlab-panel-title", "Moves"), futureWrap);
+  // the move list (moves.js): what has happened by this step; later moves are counted
+  const moves = movesView({ goto: (index, step) => setState({ line: index, step }) });
+  side.append(sideHead, moves.node);
   main.append(stage, side);
 
   const whatif = el("div", "cardlab-whatif-row");
@@ -205,6 +214,9 @@ function render({ model, el: host }) {
   const chartBox = el("div", "cardlab-chart");
   bottom.append(sheetBox, chartBox);
   root.append(head, controls, options, main, whatif, bottom, advice.analysis);
+  // the projector mode (present.js): its control at the end of the title's row
+  const presenter = presentView(root);
+  head.appendChild(presenter.control);
 
   // -- state ---------------------------------------------------------------------------------
   let movie = null;
@@ -212,8 +224,6 @@ function render({ model, el: host }) {
   let seatBoxes = [];
   let timer = null;
   let drawn = "";
-  let moveNodes = [];      // {line, step, node, note, move, shown} of the move list shown
-  let movesKey = "";
 
   const get = (key) => model.get(key);
   const viewKey = () => get("seat") || "";
@@ -257,6 +267,9 @@ function render({ model, el: host }) {
       goto(before.length ? before[before.length - 1] : 0);
     }
   }
+  // by trick and by hand through the line on show (the buttons and ↑/↓, Page Up/Down)
+  const byTrick = (direction) => line() && jump(line().data.tricks.map((t) => t[2]), direction);
+  const byHand = (direction) => line() && jump(line().data.hands.map((h) => h.s), direction);
 
   function stopAutoplay() {
     if (timer !== null) clearInterval(timer);
@@ -461,117 +474,23 @@ function render({ model, el: host }) {
         : [chart, legend]));
   }
 
-  function drawMoves(key, lineIndex, step) {
-    const lang = get("lang");
-    const stamp = [key, lineIndex, lang, movie.lines.length].join("|");
-    if (stamp !== movesKey) {
-      movesKey = stamp;
-      moveNodes = [];
-      moves.replaceChildren(buildLine(key, 0, 0, lang));
-    }
-    const seatView = key !== "";
-    for (const entry of moveNodes) {
-      const { line: l, step: s, node } = entry;
-      if (entry.move) {
-        // a seat's view writes out only the moves of this line it has seen so far
-        const text = !seatView || (l === lineIndex && firstStep(entry.move) <= step)
-          ? moveText(entry.move, step) : null;
-        if (text !== entry.shown) showMove(entry, text);
-      } else if (entry.header) {  // and a hand's deal and its note once dealt
-        const seen = !seatView || (l === lineIndex && s <= step);
-        if (seen !== entry.shown) {
-          entry.shown = seen;
-          const word = movie.word.charAt(0).toUpperCase() + movie.word.slice(1);
-          node.textContent = seen ? entry.header.t : `${word} ${entry.header.i}`;
-          if (entry.note) entry.note.hidden = !seen;
-        }
-      }
-      const current = l === lineIndex && s === step;
-      if (current === entry.current) continue;
-      entry.current = current;
-      node.classList.toggle("cardlab-current", current);
-      if (current) node.setAttribute("aria-current", "step");
-      else node.removeAttribute("aria-current");
-    }
-    const here = moveNodes.find((entry) => entry.current);
-    // keep the current move in sight inside the list (never scroll the page itself)
-    if (here && (here.node.offsetTop < moves.scrollTop ||
-        here.node.offsetTop > moves.scrollTop + moves.clientHeight - 24)) {
-      moves.scrollTop = Math.max(0, here.node.offsetTop - moves.clientHeight / 3);
-    }
-  }
-
-  function showMove(entry, text) {
-    const { node, note, move } = entry;
-    entry.shown = text;
-    node.classList.toggle("cardlab-future", text === null);
-    if (text === null) {
-      node.textContent = "…";
-      node.setAttribute("aria-label", "a later move");
-    } else {
-      node.removeAttribute("aria-label");
-      node.replaceChildren(el("span", "cardlab-move-seat", movie.seats[move.p] + ":"),
-        el("span", "cardlab-move-text", " " + text));
-    }
-    if (note) note.hidden = text === null;
-  }
-
-  function buildLine(key, index, from, lang) {
-    // the moves of line `index` from move `from`, variations nested under the move they
-    // replace (drawMoves writes each one out, or a placeholder)
-    const data = movie.views[key][index];
-    const box = el("div", "cardlab-line-moves");
-    let hand = null;
-    let trickNo = null;
-    for (let m = from; m < data.moves.length; m++) {
-      const move = data.moves[m];
-      if (move.h !== hand) {
-        hand = move.h;
-        trickNo = null;
-        const header = data.hands.find((h) => h.i === move.h);
-        if (header && index === 0) {
-          const head = el("div", "cardlab-hand-head");
-          head.dataset.step = String(header.s);
-          head.addEventListener("click", () => setState({ line: index, step: header.s }));
-          box.appendChild(head);
-          let note = null;
-          if (header.n !== undefined) {
-            note = el("div", "cardlab-move-note", noteIn(header.n, lang));
-            box.appendChild(note);
-          }
-          moveNodes.push({ line: index, step: header.s, node: head, note, header,
-            shown: undefined });
-        }
-      }
-      if (move.t !== undefined && move.t !== trickNo) {
-        trickNo = move.t;
-        box.appendChild(el("span", "cardlab-trick-no", `trick ${move.t}`));
-      }
-      const node = el("button", "cardlab-move");
-      node.type = "button";
-      node.dataset.step = String(move.s);
-      node.dataset.line = String(index);
-      node.addEventListener("click", () => setState({ line: index, step: move.s }));
-      box.appendChild(node);
-      let note = null;
-      if (move.n !== undefined) {
-        note = el("div", "cardlab-move-note", noteIn(move.n, lang));
-        box.appendChild(note);
-      }
-      moveNodes.push({ line: index, step: move.s, node, note, move, shown: undefined });
-      for (const v of move.v || []) {
-        const variation = el("div", "cardlab-variation");
-        variation.appendChild(el("div", "cardlab-variation-label",
-          "variation: " + movie.views[key][v].label));
-        const path = movie.lines[v].path;
-        variation.appendChild(buildLine(key, v, path[path.length - 1][0], lang));
-        box.appendChild(variation);
-      }
-    }
-    return box;
-  }
-
+  // Drawing may take away the control that has focus: a step button disabled at an end, a
+  // move that goes back into the future, a list rebuilt. Focus then stays in the viewer
+  // rather than falling to the page, where the next key would go to JupyterLab.
   function draw() {
+    const focused = document.activeElement;
+    const inside = focused !== root && root.contains(focused);
+    drawNow();
+    const now = document.activeElement;
+    if (inside && (now === focused || now === document.body || now === null) &&
+        (!focused.isConnected || focused.disabled || focused.closest("[hidden]"))) {
+      // a move that went back into the future hands focus on to the move now current
+      const here = moves.node.contains(focused) ? moves.node.querySelector("[aria-current]") : null;
+      (here || root).focus({ preventScroll: true });
+    }
+  }
+
+  function drawNow() {
     if (!movie) return;
     const key = viewKey();
     root.classList.toggle("cardlab-dark", themeIsDark());
@@ -580,6 +499,11 @@ function render({ model, el: host }) {
     showAll.checked = !!get("show_all");
     evalBox.checked = !!get("evaluate");
     evalWrap.hidden = !(movie.explore || advice.hasAnalysis(movie));  // nothing to show
+    // a seat's view shows only what that seat has seen: no moves to come to show there
+    futureBox.checked = !!get("future") && key === "";
+    futureBox.disabled = key !== "";
+    futureWrap.title = key === "" ? "write out the moves after this step too, for a review"
+      : "a seat's view shows only the moves that seat has seen";
     const seats = movie.choices || Object.keys(movie.views);
     fillSelect(seatSelect, seats.map((k) => [k, k === "" ? "everyone (all hands)" : `${k}'s view`]), key);
     seatSelect.disabled = seats.length < 2;
@@ -596,7 +520,7 @@ function render({ model, el: host }) {
     const step = Math.min(Math.max(get("step") || 0, 0), top);
     const evaluating = !!get("evaluate") && !evalWrap.hidden;
     const stamp = [key, lineIndex, step, get("lang"), get("show_all"), movie.lines.length,
-      get("big"), evaluating].join("|");
+      get("big"), evaluating, !!get("future")].join("|");
     root.dataset.step = String(step);
     root.dataset.line = String(lineIndex);
     fillSelect(lineSelect, movie.views[key].map((l, i) => [i, l.label]), lineIndex);
@@ -604,8 +528,9 @@ function render({ model, el: host }) {
     slider.max = String(top);
     slider.value = String(step);
     counter.textContent = `step ${step} of ${top}`;
-    first.disabled = prev.disabled = step === 0;
-    next.disabled = last.disabled = step === top;
+    first.disabled = prev.disabled = prevTrick.disabled = prevHand.disabled = step === 0;
+    next.disabled = last.disabled = nextTrick.disabled = nextHand.disabled = step === top;
+    prevTrick.hidden = nextTrick.hidden = !current.data.tricks.length;  // a game with no tricks
     if (stamp === drawn) return;
     drawn = stamp;
     if (table.dataset.view !== key || seatBoxes.length !== movie.seats.length) buildSeats();
@@ -643,7 +568,7 @@ function render({ model, el: host }) {
       chartBox.cardlabPoints = points;
       chartBox.cardlabMarker = marker;
     }
-    drawMoves(key, lineIndex, step);
+    moves.draw({ movie, key, lineIndex, step, lang: get("lang"), future: !!get("future") });
     const alts = movie.explore ? (frame.alt || []) : [];
     whatif.hidden = !movie.explore;
     fillSelect(whatSelect, alts.map((t) => [t, readable(movie, t)]), alts[0] || "");
@@ -655,6 +580,10 @@ function render({ model, el: host }) {
   prev.addEventListener("click", () => goto(get("step") - 1));
   next.addEventListener("click", () => goto(get("step") + 1));
   last.addEventListener("click", () => goto(line() ? line().frames.length - 1 : 0));
+  prevTrick.addEventListener("click", () => byTrick(-1));
+  nextTrick.addEventListener("click", () => byTrick(1));
+  prevHand.addEventListener("click", () => byHand(-1));
+  nextHand.addEventListener("click", () => byHand(1));
   autoplay.addEventListener("click", () => (timer === null ? startAutoplay() : stopAutoplay()));
   speed.addEventListener("change", () => { if (timer !== null) { stopAutoplay(); startAutoplay(); } });
   slider.addEventListener("input", () => goto(Number(slider.value)));
@@ -677,31 +606,41 @@ function render({ model, el: host }) {
   showAll.addEventListener("change", () => setState({ show_all: showAll.checked }));
   bigBox.addEventListener("change", () => setState({ big: bigBox.checked }));
   evalBox.addEventListener("change", () => setState({ evaluate: evalBox.checked }));
+  futureBox.addEventListener("change", () => setState({ future: futureBox.checked }));
   tryButton.addEventListener("click", () => {
     if (!whatSelect.value) return;
     message.textContent = "the bots are playing the hand out…";
     model.send({ type: "explore", line: get("line") || 0, step: get("step"),
       action: whatSelect.value, seat: viewKey() });
   });
-  root.addEventListener("keydown", (event) => {
-    if (event.target !== root && event.target.closest("select, input")) return;
-    const current = line();
-    if (!current) return;
-    const keys = {
-      ArrowRight: () => goto(get("step") + 1),
-      ArrowLeft: () => goto(get("step") - 1),
-      ArrowDown: () => jump(current.data.tricks.map((t) => t[2]), 1),
-      ArrowUp: () => jump(current.data.tricks.map((t) => t[2]), -1),
-      PageDown: () => jump(current.data.hands.map((h) => h.s), 1),
-      PageUp: () => jump(current.data.hands.map((h) => h.s), -1),
-      Home: () => goto(0),
-      End: () => goto(current.frames.length - 1),
-    };
-    const action = keys[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
+  // The keys work from every control inside the viewer, and none reaches JupyterLab there.
+  // Lab matches a shortcut from the focused element up, and stops at an element marked
+  // data-lm-suppress-shortcuts: the root's mark covers only the root itself, so every element
+  // that takes focus inside is marked too. A bound key's default (scrolling the notebook) is
+  // prevented; a select keeps ↑/↓, which choose its option. The slider steps with ←/→ as the
+  // viewer does (its own handling would step twice).
+  root.addEventListener("focusin", (event) => {
+    if (event.target instanceof Element) {
+      event.target.setAttribute("data-lm-suppress-shortcuts", "");
     }
+  });
+  const KEYS = {
+    ArrowRight: () => goto(get("step") + 1),
+    ArrowLeft: () => goto(get("step") - 1),
+    ArrowDown: () => byTrick(1),
+    ArrowUp: () => byTrick(-1),
+    PageDown: () => byHand(1),
+    PageUp: () => byHand(-1),
+    Home: () => goto(0),
+    End: () => goto(line().frames.length - 1),
+  };
+  root.addEventListener("keydown", (event) => {
+    const action = KEYS[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.tagName === "SELECT" && /^Arrow(Up|Down)$/.test(event.key)) return;
+    if (!line()) return;
+    event.preventDefault();
+    action();
   });
 
   function onMovie() {
@@ -709,12 +648,19 @@ function render({ model, el: host }) {
     movie = given && given.views ? given : null;  // an empty model draws nothing yet
     prepared = {};
     drawn = "";
-    movesKey = "";
+    moves.reset();
     sheetBox.cardlabRows = chartBox.cardlabPoints = undefined;
     advice.reset();
     if (movie) {
       title.textContent = movie.title;
       subtitle.textContent = movie.subtitle;
+      prevHand.textContent = `◀ ${movie.word}`;
+      nextHand.textContent = `${movie.word} ▶`;
+      for (const [node, way, keyName] of [[prevHand, "previous", "Page Up"],
+        [nextHand, "next", "Page Down"]]) {
+        node.title = `${way} ${movie.word} (${keyName})`;
+        node.setAttribute("aria-label", node.title);
+      }
       table.dataset.view = "\u0000";
     }
     draw();
@@ -725,7 +671,7 @@ function render({ model, el: host }) {
     advice.onMessage(msg);
   };
   model.on("change:movie", onMovie);
-  for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate"]) {
+  for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate", "future"]) {
     model.on("change:" + key, onChange);
   }
   model.on("msg:custom", onMessage);
@@ -733,8 +679,9 @@ function render({ model, el: host }) {
 
   return () => {
     stopAutoplay();
+    presenter.dispose();
     model.off("change:movie", onMovie);
-    for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate"]) {
+    for (const key of ["step", "seat", "line", "lang", "show_all", "big", "evaluate", "future"]) {
       model.off("change:" + key, onChange);
     }
     model.off("msg:custom", onMessage);

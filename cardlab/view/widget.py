@@ -1,9 +1,9 @@
 """The replay viewer in a notebook: one anywidget that draws a movie, and a scriptable wrapper.
 
 :class:`ReplayWidget` is the anywidget: the movie (:mod:`cardlab.view.movie`) and where the
-viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``) are traitlets
-synced both ways, so stepping, jumping and switching seats run in the browser with no kernel
-round trip, and the kernel can read and set where the viewer stands. The front-end is
+viewer stands (``step``, ``seat``, ``line``, ``lang``, ``show_all``, ``big``, ``future``) are
+traitlets synced both ways, so stepping, jumping and switching seats run in the browser with no
+kernel round trip, and the kernel can read and set where the viewer stands. The front-end is
 ``viewer.js`` and ``viewer.css`` beside this module (with the helpers and card faces every
 front-end shares, put together by :mod:`cardlab.view.assets`).
 
@@ -50,7 +50,7 @@ from .assets import PACKED, VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, compact_json, frame_at, note_in, pretty
 from .page import export_box, json_text
 
-anywidget = require("anywidget")  # the notebook extra: pip install 'cardlab[notebook]'
+anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
 
 BOT_KINDS = ("heuristic", "random")
@@ -76,9 +76,10 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     ``movie`` stays in the kernel; the browser gets it as ``packed`` (:func:`pack`), which
     follows every change of ``movie``."""
 
-    # common.js, viewer.js, evaluate.js and packed.js: one module, entered by renderPacked
+    # common.js, viewer.js, moves.js, evaluate.js, present.js and packed.js: one module,
+    # entered by renderPacked
     _esm = module(*VIEWER, PACKED, entry="renderPacked")
-    _css = stylesheet(VIEWER_CSS)  # cards.css and viewer.css
+    _css = stylesheet(*VIEWER_CSS)  # cards.css, viewer.css and present.css
     movie = traitlets.Dict({})
     packed = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
@@ -88,6 +89,7 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     show_all = traitlets.Bool(False).tag(sync=True)
     big = traitlets.Bool(False).tag(sync=True)
     evaluate = traitlets.Bool(False).tag(sync=True)  # the advisor's values on the actions
+    future = traitlets.Bool(False).tag(sync=True)  # the move list writes out moves to come
     summary = ""  # what the replay is, in a line: the widget's text where it cannot be drawn
 
     @traitlets.observe("movie")
@@ -115,7 +117,8 @@ class ReplayViewer:
 
     def __init__(self, replay: Replay, seat: int | str | None = None, lang: str | None = None,
                  show_all: bool = False, big: bool = False, bots: str = "heuristic",
-                 private: bool = True, at: int | tuple[int, int] | None = None) -> None:
+                 private: bool = True, future: bool = False,
+                 at: int | tuple[int, int] | None = None) -> None:
         self.replay = replay
         self.bots = bots
         self.private = private
@@ -127,7 +130,7 @@ class ReplayViewer:
         self._build()
         key = "" if first is None else replay.seats[first]
         self.widget = ReplayWidget(movie=self._movie_for(key), seat=key, lang=self._lang,
-                                   show_all=show_all, big=big)
+                                   show_all=show_all, big=big, future=bool(future))
         self.widget.summary = (f"{replay.summary()} Run the cell in JupyterLab to step "
                                "through it.")
         self.widget.add_class("cardlab-widget")
@@ -242,6 +245,26 @@ class ReplayViewer:
     @property
     def lang(self) -> str:
         return str(self.widget.lang)
+
+    @property
+    def future(self) -> bool:
+        """Whether the move list writes out the moves after this step too (the toggle *show
+        moves to come*; in a seat's view it never does). Off by default: a class sees no move
+        before it is made.
+
+        >>> import cardlab
+        >>> viewer = ReplayViewer(cardlab.example("norwegian-review"))
+        >>> viewer.future
+        False
+        >>> viewer.future = True
+        >>> viewer.widget.future
+        True
+        """
+        return bool(self.widget.future)
+
+    @future.setter
+    def future(self, on: bool) -> None:
+        self.widget.future = bool(on)
 
     # Moving and reconfiguring return None: a displayed viewer is a view, not a value for a
     # cell to show again (docs/viewer.md, "A viewer is a view").

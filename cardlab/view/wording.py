@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..dataframes import sheet_lines
-from ..game import State, get_game
+from ..game import Game, State, get_game
 from ..replay import Replay
 
 # The words of the badges a seat box shows (frames name them by kind).
@@ -32,7 +32,9 @@ RING_4 = ((4, 3), (4, 2), (4, 1), (3, 1), (2, 1), (1, 1), (1, 2), (1, 3), (1, 4)
 
 # -- cards and texts ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=8)
+# The caches below are keyed by the registered Game itself, not its name: a game registered
+# for a while (a test's own game) and then replaced never finds the faces of the one before.
+
 def card_faces(game: str) -> dict[str, list[Any]]:
     """Every card code of ``game`` → ``[rank, mark, colour, hat, name]``, as its package
     draws them (:meth:`cardlab.game.Game.card_faces`).
@@ -46,16 +48,14 @@ def card_faces(game: str) -> dict[str, list[Any]]:
     ...     for name, game in cardlab.list_games().items())
     True
     """
-    return get_game(game).card_faces()
+    return _faces(get_game(game))
 
 
-@lru_cache(maxsize=64)
-def marks(game: str) -> dict[str, str]:
-    """The words ``game`` prints with a mark: its suits, colours or shapes."""
-    return dict(get_game(game).marks)
+@lru_cache(maxsize=8)
+def _faces(game: Game) -> dict[str, list[Any]]:
+    return game.card_faces()
 
 
-@lru_cache(maxsize=8192)
 def pretty(game: str, text: str) -> str:
     """An action text as people read it: card codes by name, bid words with spaces.
 
@@ -64,8 +64,13 @@ def pretty(game: str, text: str) -> str:
     >>> pretty("bobs-hat", "hat -10")
     'hat −10'
     """
-    faces = card_faces(game)
-    shown = marks(game)
+    return _pretty(get_game(game), text)
+
+
+@lru_cache(maxsize=8192)
+def _pretty(game: Game, text: str) -> str:
+    faces = _faces(game)
+    shown = game.marks
     words = []
     for word in text.split(" "):
         if word in faces:
@@ -110,7 +115,7 @@ class Context:
         self.kind = kind
         self.word = kind.hand_word  # what one entry of replay.hands is called
         self.whole = kind.whole_word
-        self.marks = marks(self.game)
+        self.marks = rules.game.marks
         self.sheets: dict[Any, dict[str, Any]] = {}  # sheet rows and chart points, made once
 
     def mark(self, word: str) -> str:

@@ -243,3 +243,33 @@ def assert_seat_view(shown: dict[str, Any], position: dict[str, Any], replay: ca
         words = tokens(option["value"] + " " + option["text"])
         assert not check.found(option), (step, option)
         assert words & deck_codes(replay) <= set(position["hands"][seat]), (step, option)
+
+
+def move_list(movie: dict[str, Any], step: int, lang: str = "en",
+              future: bool = False) -> dict[str, Any]:
+    """What everyone's move list of the main line shows at ``step`` (views.MOVE_LIST), from the
+    movie: the moves made by then (all with ``future``) as "Seat: text", their notes and the
+    notes of the hands dealt, each hand's title once dealt (its number alone before), and for
+    each hand the count of its moves still to come."""
+    from cardlab.view.movie import note_in
+
+    data = movie["views"][""][0]
+    seats = movie["seats"]
+    word = movie["word"].capitalize()
+    moves, notes, later, heads = [], [], [], []
+    for hand in data["hands"]:
+        dealt = future or hand["s"] <= step
+        heads.append(hand["t"] if dealt else f"{word} {hand['i']}")
+        if dealt and "n" in hand:
+            notes.append(note_in(hand["n"], lang))
+        to_come = 0
+        for move in (m for m in data["moves"] if m["h"] == hand["i"]):
+            if future or move["s"] <= step:
+                moves.append([0, move["s"], f"{seats[move['p']]}: {move['x']}"])
+                if "n" in move:
+                    notes.append(note_in(move["n"], lang))
+            else:
+                to_come += 1
+        if to_come:
+            later.append(f"{to_come} move{'' if to_come == 1 else 's'} to come")
+    return {"moves": moves, "notes": notes, "later": later, "heads": heads}

@@ -17,6 +17,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import expect
 import harness
 import pytest
 import views
@@ -26,6 +27,7 @@ from cardlab.errors import CardlabError
 from cardlab.lessons import handouts
 from cardlab.lessons.exercises import make
 from cardlab.lessons.quiz import Quiz
+from cardlab.view.movie import build_movie
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +112,27 @@ def test_a_lesson_handout_offline_viewers_and_exercises(chromium, pages):
     legal.locator("button.cardlab-check").click()
     for box in (winner, legal):  # one score for the page's session, shown on each exercise
         assert "Score this session: 0 right of 2" in box.inner_text()
+    no_problems(offline)
+    page.close()
+
+
+def test_a_handouts_viewer_keeps_the_moves_to_come(chromium, pages):
+    """The handout's first viewer stands after trick 1, as the lesson left it: its move list
+    writes out the moves made by then and counts the rest, and the reader can show them."""
+    review = cardlab.example("norwegian-review")
+    movie = build_movie(review)
+    step = cardlab.Cursor(review, hand=1).find(1, 9)
+    page, offline = open_offline(chromium, pages["following"])
+    viewer = page.locator(".cardlab-handout-viewer .cardlab-viewer").first
+    shown = views.move_list(viewer)
+    wanted = expect.move_list(movie, step)
+    assert shown["moves"] == wanted["moves"] and len(shown["moves"]) == step
+    assert shown["later"] == wanted["later"] == [
+        f"{len(review.hands[0].actions) - step} moves to come",
+        f"{len(review.hands[1].actions)} moves to come"]
+    assert not shown["toggle"]["checked"]
+    viewer.locator("input.cardlab-future-toggle").check()
+    assert views.move_list(viewer)["moves"] == expect.move_list(movie, step, future=True)["moves"]
     no_problems(offline)
     page.close()
 

@@ -17,12 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import chartcheck
 import expect
 import harness
 import pytest
 import views
 
 import cardlab
+import cardlab.view
 
 pytestmark = pytest.mark.browser
 
@@ -203,16 +205,60 @@ def test_keys_step_and_lab_shortcuts_stay_quiet(lab_page: LabPage) -> None:
 
 
 def test_click_a_move(lab_page: LabPage) -> None:
-    lab_page.show(0)
     black3 = 20  # Brad trumps with the black 3 (hand 1, action 20)
     assert cardlab.Cursor(lab_page.replay).goto(black3).action.act == "play black3"
     # the main line's move (the same step of the variation is nested in .cardlab-variation)
-    lab_page.root.locator(f'.cardlab-moves .cardlab-move[data-step="{black3}"]'
-                          ":not(.cardlab-variation *)").click()
-    views.wait_step(lab_page.page, ROOT_SEL, black3)
-    shown = lab_page.shown()
-    assert shown["current"] == [black3]
-    assert trick_codes(shown) == ["red12", "red20", "black3"]
+    move = lab_page.root.locator(f'.cardlab-moves .cardlab-move[data-step="{black3}"]'
+                                 ":not(.cardlab-variation *)")
+    for start, future in [(25, False), (0, True)]:  # a move made, a move to come on show
+        lab_page.show(start)
+        lab_page.root.evaluate("(root, on) => { root.cardlabModel.set('future', on);"
+                               " root.cardlabModel.save_changes(); }", future)
+        move.click()
+        views.wait_step(lab_page.page, ROOT_SEL, black3)
+        shown = lab_page.shown()
+        assert shown["current"] == [black3]
+        assert trick_codes(shown) == ["red12", "red20", "black3"]
+    lab_page.root.evaluate("(root) => { root.cardlabModel.set('future', false);"
+                           " root.cardlabModel.save_changes(); }")
+
+
+def test_the_move_list_keeps_the_future(lab_page: LabPage) -> None:
+    """At the walkthrough's step 0 the centre says the hat is not chosen yet, and the move list
+    does not tell it either: no move is written out, each hand's moves are counted. "show moves
+    to come" writes them out for a review; a seat's view cannot."""
+    page, root, replay = lab_page.page, lab_page.root, lab_page.replay
+    movie = cardlab.view.build_movie(replay)
+    lab_page.show(0)
+    root.scroll_into_view_if_needed()  # Lab skips drawing cells out of sight
+    assert "not chosen yet" in (root.locator(".cardlab-hat").text_content() or "")
+    shown = views.move_list(root)
+    wanted = expect.move_list(movie, 0)
+    assert shown["moves"] == [] and "hat −10" not in shown["text"]
+    assert "25 moves to come" in shown["text"]  # the text read is the list's as drawn
+    assert shown["later"] == wanted["later"] == [f"{len(hand.actions)} moves to come"
+                                                 for hand in replay.hands]
+    assert shown["notes"] == wanted["notes"] and shown["heads"] == wanted["heads"]
+    harness.shoot(page, root, f"lab-moves-{lab_page.theme}-step0.png")
+    root.locator("input.cardlab-future-toggle").check()
+    page.wait_for_function("(sel) => document.querySelector(sel).cardlabModel.get('future')",
+                           arg=ROOT_SEL)
+    shown = views.move_list(root)
+    main = [move for move in shown["moves"] if move[0] == 0]  # the variation's are nested
+    assert main == expect.move_list(movie, 0, future=True)["moves"]
+    # the first viewer is made before the notebook's variation (a viewer of its own tries
+    # it): its variations' moves are nested only once it holds one (a test's what-if)
+    nested = root.evaluate("(root) => root.cardlabModel.get('movie').lines.length") > 1
+    assert (len(shown["moves"]) > len(main)) == nested and shown["later"] == []
+    assert "Brad: hat −10" in shown["text"]
+    harness.shoot(page, root, f"lab-moves-{lab_page.theme}-step0-future.png")
+    lab_page.show(0, "Brad")  # a seat's view: the toggle is off and cannot be switched on
+    shown = views.move_list(root)
+    assert shown["toggle"] == {"checked": False, "disabled": True, "shown": True}
+    assert shown["moves"] == [] and shown["later"] == wanted["later"]
+    lab_page.show(0)
+    root.locator("input.cardlab-future-toggle").uncheck()
+    assert views.move_list(root)["moves"] == []
 
 
 def whatif(shown: dict[str, Any]) -> set[str]:
@@ -270,6 +316,38 @@ def test_text_contrast(lab_page: LabPage, seat: str) -> None:
     contrast = lab_page.root.evaluate(views.CONTRAST)
     assert contrast["checked"] > 50, contrast
     assert not contrast["failures"], contrast["failures"]
+
+
+# The cells with a plotly chart, and a scroll to the k-th of them (Lab draws only the cells
+# near the window)
+SCROLL_TO_CHART = """async (k) => {
+    const notebook = window.jupyterapp.shell.currentWidget.content;
+    const cells = notebook.widgets.map((cell, i) => [cell, i]).filter(([cell]) =>
+        cell.model.type === 'code' && cell.model.outputs.toJSON().some(
+            (o) => o.data && o.data['application/vnd.plotly.v1+json']));
+    await notebook.scrollToItem(cells[k][1], 'center');
+    return cells.length;
+}"""
+
+
+def test_charts_follow_the_theme(lab_page: LabPage, artifacts: Path) -> None:
+    """The walkthrough's four plotly charts are drawn on Lab's own background, dark in the
+    dark themes and light in the light one, each with its traces, and every text on them
+    reaches AA contrast against it (issue 20, item 9)."""
+    page = lab_page.page
+    count = page.evaluate(SCROLL_TO_CHART, 0)
+    assert count == 4
+    for k in range(count):
+        page.evaluate(SCROLL_TO_CHART, k)
+        chart = page.locator(".jp-RenderedPlotly").nth(k)
+        chart.locator(".main-svg .gtitle").first.wait_for(timeout=30_000)  # drawn last
+        chart.scroll_into_view_if_needed()
+        where = f"chart {k + 1}, {lab_page.theme}"
+        seen = chartcheck.chart_seen(chart)
+        chartcheck.assert_drawn(seen, 1, where)
+        chartcheck.assert_readable(seen, lab_page.theme, where)
+        chart.screenshot(path=str(artifacts / f"lab-charts-{lab_page.theme}-{k + 1}.png"))
+    page.screenshot(path=str(artifacts / f"lab-charts-{lab_page.theme}-page.png"))
 
 
 @pytest.mark.parametrize("size", SIZES)

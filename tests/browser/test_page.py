@@ -22,6 +22,7 @@ import pytest
 import views
 
 import cardlab
+import cardlab.view
 from cardlab.view.page import write_page
 
 pytestmark = pytest.mark.browser
@@ -44,8 +45,10 @@ def cli_html(replay: Path, out: Path, *args: str) -> None:
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("pages")
     out = {"review": folder / "review.html", "brad": folder / "review-brad.html",
-           "api": folder / "review-api.html", "no": folder / "review-no.html"}
+           "api": folder / "review-api.html", "no": folder / "review-no.html",
+           "future": folder / "review-future.html"}
     cli_html(REVIEW, out["review"])
+    cli_html(REVIEW, out["future"], "--future")
     cli_html(REVIEW, out["brad"], "--seat", "Brad")
     cli_html(REVIEW, out["no"], "--lang", "no")
     write_page(cardlab.load(REVIEW), out["api"])
@@ -203,6 +206,37 @@ def test_seat_page_holds_only_brads_view(chromium: Any, pages: dict[str, Path],
                                 hidden[step])
         page.keyboard.press("ArrowRight")
     no_problems(offline)
+    page.close()
+
+
+def test_the_page_keeps_the_future_from_the_move_list(chromium: Any, pages: dict[str, Path],
+                                                     replay: cardlab.Replay) -> None:
+    """``cardlab html`` writes a page whose move list shows the moves made so far and counts
+    the rest; ``--future`` opens it with every move written out. The reader can switch."""
+    movie = cardlab.view.build_movie(replay)
+    page, offline = open_offline(chromium, pages["review"])
+    root = page.locator(ROOT_SEL)
+    shown = views.move_list(root)
+    wanted = expect.move_list(movie, 0)
+    assert shown["moves"] == [] and shown["later"] == wanted["later"] == [
+        f"{len(hand.actions)} moves to come" for hand in replay.hands]
+    assert "Brad: hat" not in shown["text"] and not shown["toggle"]["checked"]
+    root.focus()
+    page.keyboard.press("ArrowRight")
+    views.wait_step(page, ROOT_SEL, 1)
+    assert views.move_list(root)["moves"] == expect.move_list(movie, 1)["moves"] == [
+        [0, 1, "Brad: hat −10"]]
+    page.close()
+    page, more = open_offline(chromium, pages["future"])
+    root = page.locator(ROOT_SEL)
+    shown = views.move_list(root)
+    assert shown["toggle"]["checked"] and shown["later"] == []
+    assert shown["moves"] == expect.move_list(movie, 0, future=True)["moves"]
+    assert len(shown["moves"]) == sum(len(hand.actions) for hand in replay.hands)
+    root.locator("input.cardlab-future-toggle").uncheck()
+    assert views.move_list(root)["moves"] == []
+    no_problems(offline)
+    no_problems(more)
     page.close()
 
 

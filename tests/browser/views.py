@@ -215,3 +215,28 @@ def check_accessible(page: Any, root: Any, context: str) -> None:
     assert not serious, results.generate_report()
     contrast = root.evaluate(CONTRAST)
     assert not contrast["failures"], contrast["failures"]
+
+
+# What the move list shows a reader: only what is drawn (a hidden move, note or stretch of
+# moves takes no room on the page), and the state of its "show moves to come" toggle. (In
+# JupyterLab, scroll the viewer into sight first: Lab does not draw cells out of sight.)
+MOVE_LIST = """(root) => {
+    const list = root.querySelector('.cardlab-moves');
+    const drawn = (el) => !el.closest('[hidden]') && el.getClientRects().length > 0;
+    const all = (selector) => Array.from(list.querySelectorAll(selector)).filter(drawn);
+    const toggle = root.querySelector('input.cardlab-future-toggle');
+    return {
+        moves: all('.cardlab-move').map((m) => [Number(m.dataset.line), Number(m.dataset.step),
+                                                m.textContent]),
+        notes: all('.cardlab-move-note').map((n) => n.textContent),
+        later: all('.cardlab-later').map((n) => n.textContent),
+        heads: all('.cardlab-hand-head').map((h) => h.textContent),
+        text: list.innerText,
+        toggle: {checked: toggle.checked, disabled: toggle.disabled, shown: drawn(toggle)},
+    };
+}"""
+
+
+def move_list(root: Any) -> dict[str, Any]:
+    """What the move list of the viewer (a locator of `.cardlab-viewer`) shows now."""
+    return root.evaluate(MOVE_LIST)  # type: ignore[no-any-return]

@@ -30,7 +30,7 @@ The rules
 
 With two players this is the classic knock-out game. With more, the classic game plays on
 without the knocked-out players; here the first knock-out ends it, because the shared trick
-mechanics deal every seat in every hand (``cardlab.kernel.TrickTable`` has no seat that sits
+mechanics deal every seat in every hand (``cardlab.kernel.TrickKernel`` has no seat that sits
 a hand out).
 
 >>> with registered():

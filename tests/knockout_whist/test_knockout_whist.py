@@ -37,6 +37,7 @@ from cardlab.cli import run
 from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
 from cardlab.view.movie import build_movie, iter_frames
+from cardlab.view.wording import plural
 
 from . import advice, bot, brute, engine, records, referee
 from . import registered as registered_game
@@ -89,6 +90,32 @@ def test_outside_a_test_no_layer_knows_the_game():
     with pytest.raises(cardlab.UnknownGameError, match="no game called 'knockout-whist'"):
         cardlab.new_game(NAME, players=2)
 
+
+
+def test_a_game_registered_again_is_seen_afresh(knockout_whist):
+    # The views cache a game's faces and texts, and a replay its rules: a game taken out of
+    # the registry and replaced by another of the same name must not be seen through them.
+    from cardlab.game import register, unregister
+    from cardlab.view.wording import card_faces, pretty
+
+    replay = _played({"players": 2}, seed=1, kind="random")
+    assert card_faces(NAME)["QH"][4] == "Q♥" and pretty(NAME, "play QH") == "play Q♥"
+    assert replay.rules.game is knockout_whist
+
+    class Renamed(type(knockout_whist)):  # the same game, with its cards named in words
+        def card_faces(self):
+            return {code: [*face[:4], face[4].replace("♥", " of hearts")]
+                    for code, face in super().card_faces().items()}
+
+    unregister(NAME)
+    other = register(Renamed())
+    try:
+        assert card_faces(NAME)["QH"][4] == "Q of hearts"
+        assert pretty(NAME, "play QH") == "play Q of hearts"
+        assert cardlab.loads(replay.to_json()).rules.game is other
+    finally:
+        unregister(NAME)
+        register(knockout_whist)
 
 # -- the referee, step by step ----------------------------------------------------------------
 
@@ -199,12 +226,13 @@ def test_the_command_line_plays_shows_validates_and_pages(knockout_whist, tmp_pa
     assert replay.totals is not None
     assert replay.to_json() == _played({"players": 3}, 9).to_json()
     totals = ", ".join(f"{s} {v}" for s, v in zip(replay.seats, replay.totals, strict=True))
-    assert capsys.readouterr().out == f"wrote {game}: {len(replay.hands)} hands; {totals}\n"
+    hands = plural(len(replay.hands), "hand")
+    assert capsys.readouterr().out == f"wrote {game}: {hands}; {totals}\n"
 
     assert run(["validate", str(game)]) == 0
     actions = sum(len(h.actions) for h in replay.hands)
     assert capsys.readouterr().out == (f"{game}: valid Knock-out Whist (two suits) replay, "
-                                       f"{len(replay.hands)} hands, {actions} actions\n")
+                                       f"{hands}, {actions} actions\n")
 
     for seat in (None, "East"):
         assert run(["show", str(game)] + (["--seat", seat] if seat else [])) == 0

@@ -18,7 +18,7 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...game import CardFace, GameType, Outcome, RolloutBot, Scored, State, register
+from ...game import CardFace, GameType, HandParts, Outcome, RolloutBot, Scored, State, register
 from ...kernel import hands_by_suit
 from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
@@ -52,6 +52,22 @@ class BobsHat(TrickGame):
 
     def records(self) -> Records:
         return RECORDS
+
+    def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
+        # The engine's score_parts, once the hand is over: each bid's points, the hat's and a
+        # renege's. They describe the whole hand number; a renege's penalty was already
+        # counted by the attempt that was redealt, so this entry's renege is what is left.
+        parts = end.get("score_parts")
+        if not parts:
+            return super().hand_parts(end, scores, ended)
+        components, results = [], []
+        for seat_parts, score in zip(parts, scores, strict=True):
+            bids = {k: v for k, v in seat_parts.items() if k not in ("hat", "renege")}
+            hat = seat_parts.get("hat", 0)
+            components.append({"bids": sum(bids.values()), "hat": hat,
+                               "renege": score - sum(bids.values()) - hat})
+            results.append([(word, points > 0) for word, points in bids.items()])
+        return HandParts(components, results)
 
     # -- the advisor ---------------------------------------------------------------------------
     def seat_public(self, state: State) -> dict[str, Any]:

@@ -95,6 +95,9 @@ class BobsHatRules(Rules):
                choices=("strict", "table")),
     )
 
+    def hands_in_game(self) -> int:
+        return int(self.options["hands"])
+
     def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
         players = values["players"]
         most = max_hands(players)
@@ -315,7 +318,7 @@ class BobsHatState(TrickTaking):
         The words of :func:`~cardlab.kernel.seeded_stream` for the deal (keys ``bobs-hat``,
         the hand number and the attempt), one per card dealt and one more, are shuffled,
         dealt one card at a time from the dealer's left and sorted into suits in one call of
-        the compiled :meth:`~cardlab.kernel.TrickTable.deal_stream`; the top two bits of the
+        the compiled :meth:`~cardlab.kernel.TrickKernel.deal_stream`; the top two bits of the
         last word turn one of the four trump cards.
         """
         if self.phase != PHASE_DEAL:

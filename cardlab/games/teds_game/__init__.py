@@ -1,6 +1,6 @@
 """Ted's Game, an Oh Hell variant: everything about the game, in one package.
 
-- :mod:`.engine`: the rules and the state; :mod:`.table`: the rules that run at every step
+- :mod:`.engine`: the rules and the state; :mod:`.kernel`: the rules that run at every step
   of a hand (the seeded deal, the bids and the hook, the score), compiled with the kernel;
 - :mod:`.bot`: the heuristic bot;
 - :mod:`.advice`: the advisor's figures and outcome; :mod:`.solving`: the exact solver's

@@ -10,7 +10,7 @@ cards dealt, a miss loses the miss cubed. See ``docs/rules-interpretations.md`` 
 of the rule text.
 
 The rules that run at every step of a hand (the deal from a seed, the bids and the hook, the
-score) are in :mod:`cardlab.games.teds_game.table`, compiled with the kernel; this module has the
+score) are in :mod:`cardlab.games.teds_game.kernel`, compiled with the kernel; this module has the
 rest and the state class, which inherits that table.
 
 >>> import cardlab
@@ -34,7 +34,7 @@ from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
 from ...kernel import TABLE_FIELDS, dealer_of_hand
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
-from .table import (
+from .kernel import (
     BID,
     CHANGE,
     MAX_NUMBER,
@@ -44,7 +44,7 @@ from .table import (
     PHASE_OVER,
     PHASE_SETUP,
     TEDS_FIELDS,
-    TedsTable,
+    TedsKernel,
     begin_bids,
     dealer_bids,
     hook_now,
@@ -130,6 +130,9 @@ class TedsGameRules(Rules):
         sets.append({"players": 3, "start_size": 1})
         return sets
 
+    def hands_in_game(self) -> int:
+        return len(self.hand_sizes())
+
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards dealt each, hand by hand: start, start-1, ..., 1, 2, ..., start."""
         start = self.options["start_size"]
@@ -140,7 +143,7 @@ def _refusal(reason: str, hand: int, seat: int | None, action: str) -> IllegalAc
     return IllegalActionError(reason, hand=hand or None, seat=seat, action=action)
 
 
-class TedsGameState(TrickTaking, TedsTable):
+class TedsGameState(TrickTaking, TedsKernel):
     """A game of Ted's Game in progress.
 
     Seats are numbered clockwise, so the player to a seat's left is the next seat.
@@ -345,7 +348,7 @@ class TedsGameState(TrickTaking, TedsTable):
         return []
 
     def _apply_other(self, action: int) -> None:
-        """What :meth:`TedsTable.apply` leaves to the game: a bid change, and the refusals."""
+        """What :meth:`TedsKernel.apply` leaves to the game: a bid change, and the refusals."""
         if self.phase == PHASE_BID:
             bid = action - BID
             if 0 <= bid <= self.size:
@@ -493,7 +496,7 @@ class TedsGameState(TrickTaking, TedsTable):
             cards.append(self.turned)
         return cards
 
-    # the compiled table's fields, the hand's own included (copied by TedsTable.copy_table_into)
+    # the compiled table's fields, the hand's own included (copied by TedsKernel.copy_table_into)
     _table_fields = TABLE_FIELDS + TEDS_FIELDS
 
     def seat_fields(self, seat: int | None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from ...cards import Deck
 from ...game import State
-from ...kernel import PLAY, TABLE_FIELDS, TrickTable, fails_to_follow, play_cards
+from ...kernel import PLAY, TABLE_FIELDS, TrickKernel, fails_to_follow, play_cards
 
 T = TypeVar("T", bound="TrickTaking")
 # PLAY: the phase in which cards are played to tricks (compared by identity)
@@ -44,13 +44,13 @@ class SuitedDeck(Deck):
         return suit * len(self.ranks) + self.ranks.index(rank)
 
 
-class TrickTaking(TrickTable, State):
+class TrickTaking(TrickKernel, State):
     """The play of tricks. Subclasses call ``_start_tricks`` at each deal and set
     ``phase = PLAY``; from then on ``apply`` plays cards and calls ``_play_over`` after the
     last trick.
 
     The trick state (hands, trick, history, turn, phase...) lives in the compiled
-    :class:`cardlab.kernel.TrickTable`, and so do ``legal_actions`` and ``apply``, the
+    :class:`cardlab.kernel.TrickKernel`, and so do ``legal_actions`` and ``apply``, the
     protocol's hot path: the play of a card is handled there for every trick-taking game,
     and the other phases (bids, the hat...) go to the subclass hooks ``_legal_other`` and
     ``_apply_other``. Everything else a game keeps is an ordinary attribute.
@@ -214,9 +214,9 @@ class TrickTaking(TrickTable, State):
 
         Numbers, strings, tuples and the lists that are never changed after they are made
         (the dealt hands, the rules) are shared; the hands, the trick, the history
-        (:meth:`~cardlab.kernel.TrickTable.copy_table_into`) and the game's own
+        (:meth:`~cardlab.kernel.TrickKernel.copy_table_into`) and the game's own
         ``_cloned_lists`` and ``_cloned_tables`` are copied, all in the compiled
-        :meth:`~cardlab.kernel.TrickTable.clone_state`.
+        :meth:`~cardlab.kernel.TrickKernel.clone_state`.
         """
         return self.clone_state(self._cloned_lists, self._cloned_tables)  # type: ignore[return-value]
 

@@ -73,6 +73,9 @@ class WhotRules(Rules):
                "taken back and the player draws instead)", choices=("strict", "table")),
     )
 
+    def hands_in_game(self) -> int:
+        return self.games  # the games of the rubber
+
     def _finish(self, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
         players = values["players"]
         if values["packs"] is None:

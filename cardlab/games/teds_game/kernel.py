@@ -7,7 +7,7 @@ in plain typed Python that ``pip install`` compiles with mypyc in one library wi
 that ``apply`` of a bid or a card never leaves compiled code. Everything else about the game
 (its options, the draw for first dealer, recorded deals, bid changes, refusals in the words
 of the rules, table-mode reneges, texts and snapshots) is in :mod:`cardlab.games.teds_game.engine`,
-whose state class inherits :class:`TedsTable`. Without a compiler this runs as ordinary
+whose state class inherits :class:`TedsKernel`. Without a compiler this runs as ordinary
 Python and plays the same games (``tests/test_kernel.py``).
 
 >>> score(3, 3, 10), score(0, 0, 10), score(2, 4, 10), score(2, 3, 5)
@@ -25,7 +25,7 @@ from mypy_extensions import i64, mypyc_attr
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
 from cardlab.kernel import (
     PLAY,
-    TrickTable,
+    TrickKernel,
     copy_tricks,
     deal_into,
     dealer_of_hand,
@@ -95,11 +95,11 @@ SCORES: Final = _scores()
 TEDS_FIELDS: Final = ("sizes", "first_dealer", "dealer", "hand_no", "size", "turned", "bids",
                       "nbids", "bid_total", "hook", "row", "sheet", "bid_actions", "changes",
                       "reneges")
-"""The fields of :class:`TedsTable`, for pickling a state (see ``TABLE_FIELDS``)."""
+"""The fields of :class:`TedsKernel`, for pickling a state (see ``TABLE_FIELDS``)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class TedsTable(TrickTable):
+class TedsKernel(TrickKernel):
     """A hand of Ted's Game on the trick table: the deal, the bids and the hook, the score.
 
     ``apply`` takes a legal bid or a card here; anything else (a bid change, or an action
@@ -176,11 +176,11 @@ class TedsTable(TrickTable):
         self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
         self.turn = -1
 
-    def copy_table_into(self, other: TrickTable) -> None:
-        """The trick table as :meth:`TrickTable.copy_table_into` copies it, and the hand's
+    def copy_table_into(self, other: TrickKernel) -> None:
+        """The trick table as :meth:`TrickKernel.copy_table_into` copies it, and the hand's
         bids, changes, reneges and score sheet (the lists a move changes are new)."""
         copy_tricks(self, other)
-        mine = cast(TedsTable, other)
+        mine = cast(TedsKernel, other)
         mine.sizes = self.sizes
         mine.first_dealer = self.first_dealer
         mine.dealer = self.dealer
@@ -203,7 +203,7 @@ class TedsTable(TrickTable):
         raise NotImplementedError
 
 
-def begin_bids(table: TedsTable, turned: int, dealer: int, hand_no: int, size: int) -> None:
+def begin_bids(table: TedsKernel, turned: int, dealer: int, hand_no: int, size: int) -> None:
     """The hand is dealt (the table started): its bidding begins left of the dealer."""
     n = table.nseats
     table.dealer = dealer
@@ -221,7 +221,7 @@ def begin_bids(table: TedsTable, turned: int, dealer: int, hand_no: int, size: i
     table.phase = PHASE_BID
 
 
-def take_bid(table: TedsTable, bid: int) -> bool:
+def take_bid(table: TedsKernel, bid: int) -> bool:
     """The seat to act bids ``bid`` if the rules allow it; False, changing nothing, if not.
 
     A bid is a number of tricks from 0 to the cards dealt. The hook binds the dealer alone,
@@ -254,7 +254,7 @@ def take_bid(table: TedsTable, bid: int) -> bool:
     return True
 
 
-def hook_now(table: TedsTable) -> int:
+def hook_now(table: TedsKernel) -> int:
     """The bid the hook forbids the seat to act now, or -1: only the dealer is hooked, and
     only when the others' bids leave a number from 0 to the tricks."""
     if table.turn != table.dealer:
@@ -263,7 +263,7 @@ def hook_now(table: TedsTable) -> int:
     return forbidden if forbidden >= 0 else -1
 
 
-def dealer_bids(table: TedsTable) -> list[int]:
+def dealer_bids(table: TedsKernel) -> list[int]:
     """The dealer's legal bids now (the hook), as a list never changed."""
     size = table.size
     forbidden = hook_now(table)

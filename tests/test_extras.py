@@ -1,0 +1,125 @@
+"""Each extra, installed alone into a fresh virtual environment, is enough for what it is for,
+and what it leaves out says which extra to install (docs/install.md).
+
+One pure wheel of cardlab is built from this checkout (``CARDLAB_PURE=1``: no compiler
+needed, the same results) and installed with one extra at a time from the package index; a
+script then does what the extra is for, from an empty folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+NO_EXTRA = """
+import subprocess, cardlab
+from cardlab.dataframes import MissingExtraError
+for args in (["play", "whot", "--seed", "1", "--out", "w.json"], ["show", "w.json"],
+             ["validate", "example:norwegian-review"], ["html", "example:whot-example"]):
+    subprocess.run(["cardlab", *args], check=True, capture_output=True)
+try:
+    from cardlab.view import ReplayViewer
+    ReplayViewer(cardlab.example("norwegian-review"))
+except MissingExtraError as err:
+    assert "pip install 'cardlab[widgets]'" in str(err), err
+else:
+    raise AssertionError("the viewer ran without anywidget")
+done = subprocess.run(["cardlab", "simulate", "whot", "--games", "2", "-o", "s.parquet"],
+                      capture_output=True, text=True)
+assert done.returncode == 2 and "pip install 'cardlab[sim]'" in done.stderr, done.stderr
+print("ok")
+"""
+
+WIDGETS = """
+import cardlab
+from cardlab import dataframes
+from cardlab.view import ReplayViewer, charts
+review = cardlab.example("norwegian-review")
+viewer = ReplayViewer(review, seat="Brad")
+assert viewer.step == 0 and viewer.seat == "Brad"
+assert len(charts.score_evolution(review).data) == 4
+assert len(dataframes.hand_results(review)) == 8
+from cardlab.lessons.exercises import exercise
+exercise("trick-winner", review, hand=1, index=9)
+try:
+    cardlab.simulate("whot", games=2, workers=0, progress=False)
+except dataframes.MissingExtraError as err:
+    assert "pip install 'cardlab[sim]'" in str(err), err
+else:
+    raise AssertionError("a simulation ran without pyarrow")
+print("ok")
+"""
+
+SIM = """
+import subprocess, pandas as pd, cardlab
+from cardlab import simulation
+subprocess.run(["cardlab", "simulate", "whot", "--games", "4", "--workers", "0",
+                "--no-progress", "-o", "s.parquet"], check=True, capture_output=True)
+result = simulation.load("s.parquet")
+assert len(result.games) == 4 * 4 and len(pd.read_parquet("s.parquet")) == len(result.hands)
+print("ok")
+"""
+
+SCALE = """
+if __name__ == "__main__":
+    import cardlab
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster, \\
+            Client(cluster) as client:
+        result = cardlab.simulate("whot", games=4, scheduler=client, progress=False)
+    assert len(result.games) == 16
+    print("ok")
+"""
+
+LAB = """
+import subprocess, cardlab
+out = subprocess.run(["jupyter", "lab", "--version"], check=True, capture_output=True,
+                     text=True).stdout
+assert out.strip()[0].isdigit()
+subprocess.run(["cardlab", "handouts", "--out", "h", "--quiz", "norwegian-review:Brad"],
+               check=True, capture_output=True)
+exec(compile(open("widgets.py").read(), "widgets.py", "exec"))
+"""
+
+CASES = {"": NO_EXTRA, "widgets": WIDGETS, "sim": SIM, "scale": SCALE, "lab": LAB}
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", str(ROOT), "-w", str(out)], check=True, capture_output=True,
+                   timeout=600, env={**os.environ, "CARDLAB_PURE": "1"})
+    (built,) = out.glob("cardlab-*.whl")
+    return built
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("extra", list(CASES), ids=lambda e: e or "none")
+def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path, record_property):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    start = time.monotonic()
+    target = f"{wheel}[{extra}]" if extra else str(wheel)
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--progress-bar", "off",
+                           target], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    record_property("install_seconds", round(time.monotonic() - start, 1))
+    print(f"[{extra or 'no extra'}] installed in {time.monotonic() - start:.1f} s")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "widgets.py").write_text(WIDGETS, encoding="utf-8")
+    (work / "check.py").write_text(CASES[extra], encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(CARDLAB_PURE="1", PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    ran = subprocess.run([str(python), "check.py"], cwd=work, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert ran.returncode == 0 and ran.stdout.strip().endswith("ok"), ran.stderr[-3000:]
