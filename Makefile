@@ -66,14 +66,17 @@ $(VENV)/.stamp-bench: $(INSTALL_INPUTS) | $(PY)
 
 # --- targets -------------------------------------------------------------------------
 # The server's root is the repository (the file browser sees the notebooks, the example
-# replays, docs/), and JupyterLab opens on the walkthrough; kernels run in notebooks/.
+# replays, docs/), and JupyterLab opens on the walkthrough; kernels run in notebooks/. The
+# notebook argument opens it in the browser Lab starts; default_url makes the URL Lab prints
+# (with --no-browser) open it too, not the Launcher.
 LAB_NOTEBOOK := notebooks/01-norwegian-walkthrough.ipynb
 # The notebook-strip clean filter (.gitattributes) keeps outputs a lesson run writes out of git.
 STRIP_FILTER := $(VENV)/bin/python tests/notebooks.py --filter
 lab: $(VENV)/.stamp-notebook
 	-@git rev-parse --git-dir >/dev/null 2>&1 && \
 		git config filter.notebook-strip.clean '$(STRIP_FILTER)'
-	$(VENV)/bin/jupyter lab $(ROOT_ARGS) "--ServerApp.root_dir=$(CURDIR)" $(LAB_ARGS) $(LAB_NOTEBOOK)
+	$(VENV)/bin/jupyter lab $(ROOT_ARGS) "--ServerApp.root_dir=$(CURDIR)" \
+		"--LabApp.default_url=/lab/tree/$(LAB_NOTEBOOK)" $(LAB_ARGS) $(LAB_NOTEBOOK)
 
 test: lint typecheck pytest
 

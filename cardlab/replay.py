@@ -453,16 +453,51 @@ class Replay:
                       totals=None if self.totals is None else list(self.totals),
                       repairs=list(self.repairs))
 
+    def __repr__(self) -> str:
+        """One line: a dataclass's repr would print every action of every hand.
+
+        >>> import cardlab
+        >>> cardlab.example("norwegian-review")
+        <Replay bobs-hat: Tone, Remo, Kathrine, Brad; 2 hands>
+        """
+        word = get_game(self.game).game_type.hand_word
+        return f"<Replay {self.game}: {', '.join(self.seats)}; {_counted(len(self.hands), word)}>"
+
+    def summary(self) -> str:
+        """What the replay is, in a sentence that gives nothing away (no score, no winner).
+
+        >>> import cardlab
+        >>> cardlab.example("whot-example").summary()
+        'A short rubber of Whot (example, seed 1): Ade, Bisi, Chidi and Dayo; 5 games.'
+        >>> cardlab.new_game("teds-game", players=3, seed=1, seats=["A", "B", "C"]).replay.summary()
+        "Ted's Game: A, B and C; 1 hand."
+        """
+        game = get_game(self.game)
+        title = str(self.meta.get("title") or game.title)
+        if game.title not in title:
+            title = f"{title} ({game.title})"
+        seats = self.seats if len(self.seats) < 2 else [", ".join(self.seats[:-1]),
+                                                          self.seats[-1]]
+        return (f"{title}: {' and '.join(seats)}; "
+                f"{_counted(len(self.hands), game.game_type.hand_word)}.")
+
     def _ipython_display_(self) -> None:
-        """In a notebook a replay shows itself as the table viewer (needs the extras).
+        """In a notebook a replay shows itself as the table viewer (needs the widgets
+        extra). Without it, the replay shows its :meth:`summary` and the one line that says
+        what to install, never a traceback.
 
         The one place this module reaches up into the view, lazily, as python-chess's
         ``Board._repr_svg_`` reaches ``chess.svg``: the page is
         :func:`cardlab.view.page_html` (:func:`cardlab.view.write_page` writes it)."""
         from IPython.display import display
 
-        from .view.widget import ReplayViewer
-
+        try:
+            from .view.widget import ReplayViewer
+        except ImportError as err:  # MissingExtraError is one: anywidget, traitlets
+            text = (f"{self.summary()}\nTo step through it here, install the viewer: "
+                    f"{_install_line(err)}")
+            display({"text/plain": text}, raw=True)
+            return
         display(ReplayViewer(self))
 
     # -- replaying -----------------------------------------------------------------------
@@ -471,6 +506,18 @@ class Replay:
         if state.chance_kind() == "setup":
             state.apply_chance(self.setup)
         return state
+
+
+def _counted(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _install_line(err: ImportError) -> str:
+    """The pip command of a missing extra's error (:func:`cardlab.dataframes.require` ends
+    with it), else the notebook extra's."""
+    text = str(err)
+    mark = "pip install "
+    return text[text.rindex(mark):] if mark in text else "pip install 'cardlab[widgets]'"
 
 
 @lru_cache(maxsize=64)

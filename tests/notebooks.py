@@ -12,6 +12,11 @@ A probe sees the notebook exactly as the cell before it left it, so a check on a
 state (the trick after one click of *next*) needs no assert in the notebook. Probes only read:
 the next cell must find the kernel as the notebook left it.
 
+Every execution also reads, after each code cell, where each viewer the notebook holds by
+name stands (``Run.places``), so a test can check that Run All leaves every viewer shown
+where its cell put it (``Run.moved_viewers``): a displayed viewer is a view, not a cursor a
+later cell moves.
+
 A notebook checked this way says so in its metadata, ``"cardlab": {"executed_by": "<test
 file>"}``; ``make test`` leaves such notebooks out of its nbval run (they are executed once,
 by their test), and tests/test_notebooks.py checks that the flag and the tests agree.
@@ -123,12 +128,21 @@ def strip(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+# Where each viewer held by a name stands, by its widget's model id: [line, step, seat, lang].
+PLACES = ("(lambda V: {v.widget.model_id: [v.widget.line, v.step, v.seat, v.lang] "
+          "for v in list(globals().values()) if isinstance(v, V)})("
+          "__import__('cardlab.view.widget', fromlist=['ReplayViewer']).ReplayViewer)")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 @dataclass
 class Run:
-    """An executed notebook: ``notebook`` without the probe cells, ``probes`` by cell id."""
+    """An executed notebook: ``notebook`` without the probe cells, ``probes`` by cell id, and
+    ``places``: after each code cell (by id, in order), where each named viewer stood."""
 
     notebook: nbformat.NotebookNode
     probes: dict[str, Any]
+    places: dict[str, dict[str, list[Any]]]
 
     def cell(self, cell_id: str) -> nbformat.NotebookNode:
         """The executed cell with this id."""
@@ -136,6 +150,30 @@ class Run:
             if cell.get("id") == cell_id:
                 return cell
         raise KeyError(f"no cell {cell_id!r} in the notebook")
+
+    def printed(self, cell_id: str) -> str:
+        """What the cell printed (its standard output)."""
+        return "".join(out.text for out in self.cell(cell_id).outputs
+                       if out.output_type == "stream" and out.name == "stdout")
+
+    def shown_viewers(self, cell_id: str) -> list[str]:
+        """The model ids of the widgets the cell displayed."""
+        return [out.data[WIDGET_VIEW]["model_id"] for out in self.cell(cell_id).outputs
+                if WIDGET_VIEW in out.get("data", {})]
+
+    def moved_viewers(self) -> list[str]:
+        """Each viewer a cell showed that a later cell moved (its line, step, seat or
+        language at the end of the run differ from when its cell had run), one line each."""
+        if not self.places:
+            return []
+        end = list(self.places.values())[-1]
+        moved = []
+        for cell_id, places in self.places.items():
+            for model in self.shown_viewers(cell_id):
+                if model in places and places[model] != end.get(model):
+                    moved.append(f"the viewer shown by cell {cell_id} stood at {places[model]}"
+                                 f" (line, step, seat, language) and ends at {end.get(model)}")
+        return moved
 
     def text(self, cell_id: str) -> str:
         """What the cell showed as text: its printed lines, then its value's text repr."""
@@ -176,21 +214,26 @@ def execute(name: str, probes: Mapping[str, str] | None = None, *,
         if cell.get("id") in probes:
             cells.append(nbformat.v4.new_code_cell(_probe_source(probes[cell.id]),
                                                    id=f"probe-{cell.id}"))
+        if cell.cell_type == "code":
+            cells.append(nbformat.v4.new_code_cell(_probe_source(PLACES),
+                                                   id=f"places-{cell.get('id')}"))
     nb.cells = cells
     # kernel "python3" with argv "python": jupyter_client starts it with this sys.executable
     NotebookClient(nb, kernel_name="python3", timeout=timeout, store_widget_state=False,
                    resources={"metadata": {"path": str(folder)}}).execute()
     values: dict[str, Any] = {}
+    places: dict[str, Any] = {}
     kept = []
     for cell in nb.cells:
-        if not cell.get("id", "").startswith("probe-"):
+        kind, _, of = cell.get("id", "").partition("-")
+        if kind not in ("probe", "places"):
             kept.append(cell)
             continue
         printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
         line = next(x for x in printed.splitlines() if x.startswith(MARK))
-        values[cell.id.removeprefix("probe-")] = json.loads(line[len(MARK):])
+        (values if kind == "probe" else places)[of] = json.loads(line[len(MARK):])
     nb.cells = kept
-    return Run(nb, values)
+    return Run(nb, values, places)
 
 
 def main(argv: list[str]) -> int:

@@ -61,8 +61,8 @@ def following() -> notebooks.Run:
                        'remo': {AT}(review, 1, 10)['hands'][1],
                        'trump': {AT}(review, 1, 10)['trump']}}""",
         "trump": f"""{{'rows': trick4[['seat', 'card', 'suit', 'won', 'reason']].values.tolist(),
-                      'brad': {AT}(review, 1, 19)['hands'][3], 'note': viewer.note_text(),
-                      'shown': viewer.trick_cards()}}""",
+                      'brad': {AT}(review, 1, 19)['hands'][3], 'note': trick4_view.note_text(),
+                      'shown': trick4_view.trick_cards()}}""",
         "why": "winners[['trick', 'reason']].values.tolist()",
         "teds": """{'rows': ruff[['seat', 'card', 'suit', 'won', 'trump']].values.tolist(),
                      'shown': teds_viewer.trick_cards(), 'hand': int(hand), 'trick': int(trick),
@@ -157,8 +157,8 @@ def bobs_hat() -> notebooks.Run:
         "hat-moves": "holders",
         "bids1": "bids1",
         "taken1": "{'taken': end1['taken'], 'over': end1['hand_over']}",
-        "score1": "{'res': viewer.frame()['res'], 'parts': parts1}",
-        "bids2": "{'bids': bids2, 'dealer': review.seats[viewer.position['dealer']]}",
+        "score1": "{'res': end_of_hand1.frame()['res'], 'parts': parts1}",
+        "bids2": "{'bids': bids2, 'dealer': review.seats[hand2.position['dealer']]}",
         "end2": "{'taken': end2['taken'], 'parts': end2['score_parts'], 'over': end2['hand_over']}",
         "fewest": """{'bids': fewest_end['bids'], 'taken': cards_taken, 'parts':
                       fewest_end['score_parts'], 'size': fewest_end['hand_size'],
@@ -253,7 +253,7 @@ def teds_game() -> notebooks.Run:
         "zero": "{'zero': zero, 'three': score(3, 3, 10)}",
         "hook": """{'pos': {k: pos[k] for k in ('hand', 'hand_size', 'to_act', 'dealer', 'bids',
                                               'phase', 'legal', 'forbidden_bid')},
-                    'dealer': dealer, 'seats': teds.seats, 'ex': viewer.frame()['ex']}""",
+                    'dealer': dealer, 'seats': teds.seats, 'ex': hook.frame()['ex']}""",
         "lab": """{'forbidden': lab.forbidden, 'best': lab.best(), 'table': lab.table(),
                    'scores': {b: list(lab.scores(b)) for b in range(lab.dealt + 1)},
                    'seat': lab.seat, 'dealt': lab.dealt}""",
@@ -286,7 +286,7 @@ def test_teds_game_the_hooks_arithmetic(teds_game):
     assert pos["forbidden_bid"] == pos["hand_size"] - sum(others) == 0
     assert "bid 0" not in pos["legal"] and "bid 1" in pos["legal"]
     assert hook["ex"].startswith("The hook: Ben may not bid 0")
-    assert teds_game.text("hook").endswith("4 tricks - 4 already bid = 0: Ben may not bid 0\n")
+    assert teds_game.printed("hook").endswith("4 tricks - 4 already bid = 0: Ben may not bid 0\n")
 
 
 def test_teds_game_bidding_lab(teds_game):
@@ -389,3 +389,14 @@ def test_whot_exercises(whot):
     assert "triangle7" in wrong["reasons"] and "cross5" in wrong["reasons"]
     score = whot.probes["ex-score"]
     assert score["error"] == "" and score["checks"][0]["right"]
+
+
+# --- every viewer stays where its cell put it -------------------------------------------------
+
+@pytest.mark.parametrize("run", ["following", "bobs_hat", "teds_game", "whot"])
+def test_run_all_leaves_every_viewer_where_its_cell_put_it(run, request):
+    executed: notebooks.Run = request.getfixturevalue(run)
+    shown = [m for cell in executed.places for m in executed.shown_viewers(cell)]
+    named = {m for places in executed.places.values() for m in places}
+    assert len(set(shown) & named) >= 2  # the lesson shows viewers it holds by name
+    assert executed.moved_viewers() == []

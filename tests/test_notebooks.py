@@ -146,19 +146,20 @@ def test_the_helpers_examples():
 def walkthrough() -> notebooks.Run:
     return notebooks.execute(WALKTHROUGH, {
         "cell-05b": "{'note': viewer.note_text()}",
-        "cell-05d": "{'note': viewer.note_text(), 'status': viewer.frame()['st']}",
-        "cell-07": "{'cards': viewer.trick_cards(), 'cap': viewer.frame()['tk']['cap']}",
-        "cell-07a": "{'cards': viewer.trick_cards()}",
-        "cell-07b": "{'cards': viewer.trick_cards()}",
-        "cell-07d": """{'cards': viewer.trick_cards(), 'why': shown['tk']['why'],
+        "cell-05d": "{'note': norsk.note_text(), 'status': norsk.frame()['st'], "
+                    "'english': viewer.lang}",
+        "cell-07": "{'cards': trick4.trick_cards(), 'cap': trick4.frame()['tk']['cap']}",
+        "cell-07a": "{'cards': trick4.trick_cards()}",
+        "cell-07b": "{'cards': trick4.trick_cards()}",
+        "cell-07d": """{'cards': trick4.trick_cards(), 'why': shown['tk']['why'],
                         'leader': shown['tk']['l'], 'winner': shown['tk']['w'],
-                        'hat': viewer.position['hat']}""",
+                        'hat': trick4.position['hat']}""",
         "cell-09b": """{'to_act': pos['to_act'], 'hands': pos['hands'], 'legal': pos['legal'],
                         'shown': [seats[s]['h'] for s in '0123'],
-                        'views': list(viewer.widget.movie['views'])}""",
+                        'views': list(brad.widget.movie['views']), 'step': brad.step}""",
         "cell-11": """{'first': branch.actions[0].act, 'hand': branch.hand,
                        'paths': replay.variation_paths(1) == [branch.path],
-                       'action': viewer.position['action'], 'status': viewer.frame()['st']}""",
+                       'action': what_if.position['action'], 'status': what_if.frame()['st']}""",
         "cell-14": """{'paths': again.variation_paths(1) == [branch.path],
                        'line': [a.act for a in again.line(1, branch.path)],
                        'main': [a.act for a in replay.line(1, branch.path)]}""",
@@ -167,7 +168,7 @@ def walkthrough() -> notebooks.Run:
                        'sub-total 2':
                            dataframes.score_sheet(replay).loc[(2, 'sub-total')].tolist()}""",
         "cell-19": "{'travels': travels}",
-        "cell-23": "{'cards': viewer.trick_cards()}",
+        "cell-23": "{'cards': at_trick4.trick_cards(), 'first': viewer.step}",
     })
 
 
@@ -177,6 +178,7 @@ def test_walkthrough_notes_in_both_languages(walkthrough):
     norwegian = walkthrough.probes["cell-05d"]
     assert norwegian["note"].startswith("Brad gir fem kort til hver")
     assert norwegian["status"] == "Hand 1: Brad deals 5 cards each — next: Brad"
+    assert norwegian["english"] == "en"  # in a viewer of its own: the first keeps its English
 
 
 def test_walkthrough_clicks_through_trick_4(walkthrough):
@@ -205,6 +207,7 @@ def test_walkthrough_brads_view(walkthrough):
     assert brad["views"] == ["Brad"]
     # the legal plays are his two trumps (he has no red to follow with)
     assert brad["legal"] == ["play black3", "play black12"]
+    assert brad["step"] == 19  # ReplayViewer(..., at=(1, 19)): hand 1, after 19 actions
 
 
 def test_walkthrough_what_if_and_save(walkthrough):
@@ -225,8 +228,9 @@ def test_walkthrough_scores_and_the_hats_travels(walkthrough):
     assert sheet["score 2"] == [-10, -5, 21, -10]
     assert sheet["sub-total 2"] == [-15, -10, 16, -25]
     assert walkthrough.probes["cell-19"]["travels"] == ["Tone", "Brad", "Remo", "Brad", "Brad"]
-    # the notebook ends at the start of trick 4 on the main line, for whoever clicks next
-    assert walkthrough.probes["cell-23"]["cards"] == ["red12"]
+    # the notebook ends at the start of trick 4 on the main line, for whoever clicks next,
+    # in a viewer of its own: the first still stands where its cell put it
+    assert walkthrough.probes["cell-23"] == {"cards": ["red12"], "first": 0}
 
 
 # --- 02: a seeded game of Bob's Hat ----------------------------------------------------------
@@ -243,11 +247,11 @@ def bobs_hat() -> notebooks.Run:
                                  .sum().tolist(),
                        'totals': replay.totals}""",
         "cell-09": "{'plays': len(plays)}",
-        "cell-11": """{'choices': choices, 'legal': viewer.position['legal'],
-                       'played': replay.line(3)[viewer.step - viewer.widget.movie['views']['']
+        "cell-11": """{'choices': choices, 'legal': lead.position['legal'],
+                       'played': replay.line(3)[lead.step - lead.widget.movie['views']['']
                                                 [0]['hands'][2]['s']].act}""",
         "cell-11a": """{'hand': branch.hand,
-                        'line': viewer.lines()[viewer.widget.line][0]}""",
+                        'line': lead.lines()[lead.widget.line][0]}""",
         "cell-16": "sorted(set(dataframes.bid_results(replay)['bid']))",
     })
 
@@ -289,12 +293,12 @@ def teds_game() -> notebooks.Run:
         "cell-04": """{'pos': {k: pos[k] for k in ('phase', 'to_act', 'dealer', 'bids',
                                                   'hand_size', 'legal')},
                        'forbidden': forbidden, 'dealer': replay.seats[pos['dealer']],
-                       'explains': viewer.frame()['ex'],
+                       'explains': hook.frame()['ex'],
                        'later': ['The hook' in f.get('ex', '')
-                                 for f in shown[viewer.step + 1:viewer.step + 10]]}""",
+                                 for f in shown[hook.step + 1:hook.step + 10]]}""",
         "cell-06": "{'refusal': refusal}",
-        "cell-10": "{'info': viewer.frame()['info']}",
-        "cell-10a": """{'result': viewer.frame()['res'], 'totals': replay.totals,
+        "cell-10": "{'info': one_card.frame()['info'], 'hand': one_card.position['hand']}",
+        "cell-10a": """{'result': end.frame()['res'], 'totals': replay.totals,
                         'last': dataframes.score_sheet(replay).iloc[-1].tolist()}""",
     })
 
@@ -321,6 +325,7 @@ def test_teds_game_the_hook(teds_game):
 
 def test_teds_game_end(teds_game):
     assert "1 card each" in teds_game.probes["cell-10"]["info"]
+    assert teds_game.probes["cell-10"]["hand"] == 10
     end = teds_game.probes["cell-10a"]
     assert "The game is over" in end["result"]
     assert end["last"] == end["totals"]
@@ -331,15 +336,15 @@ def test_teds_game_end(teds_game):
 @pytest.fixture(scope="module")
 def whot() -> notebooks.Run:
     return notebooks.execute(WHOT, {
-        "cell-04": """{'call_card': viewer.position['call_card'], 'card': first['card'],
-                       'symbol': viewer.position['called_symbol'],
+        "cell-04": """{'call_card': call.position['call_card'], 'card': first['card'],
+                       'symbol': call.position['called_symbol'],
                        'called': first['action'].split(' call ')[1].split()[0],
-                       'stock': viewer.position['stock_size'],
-                       'centre': {k: viewer.frame()['call'][k] for k in ('c', 't')}}""",
+                       'stock': call.position['stock_size'],
+                       'centre': {k: call.frame()['call'][k] for k in ('c', 't')}}""",
         "cell-11": """{'last': dataframes.score_sheet(replay).iloc[-1].tolist(),
                        'totals': replay.totals, 'seats': replay.seats,
-                       'winners': viewer.position['rubber_winners'],
-                       'result': viewer.frame()['res']}""",
+                       'winners': end.position['rubber_winners'],
+                       'result': end.frame()['res']}""",
     })
 
 
@@ -357,6 +362,17 @@ def test_whot_the_rubber(whot):
     totals, first_winner = end["totals"], end["winners"][0]
     assert min(totals) == totals[first_winner]
     assert f"The rubber is over: {end['seats'][first_winner]} wins" in end["result"]
+
+
+# --- every viewer stays where its cell put it -------------------------------------------------
+
+@pytest.mark.parametrize("run", ["walkthrough", "bobs_hat", "teds_game", "whot"])
+def test_run_all_leaves_every_viewer_where_its_cell_put_it(run, request):
+    executed: notebooks.Run = request.getfixturevalue(run)
+    shown = [m for cell in executed.places for m in executed.shown_viewers(cell)]
+    named = {m for places in executed.places.values() for m in places}
+    assert len(set(shown) & named) >= 2  # the notebook shows viewers it holds by name
+    assert executed.moved_viewers() == []
 
 
 # --- who runs which notebook -----------------------------------------------------------------

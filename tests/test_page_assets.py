@@ -39,17 +39,33 @@ def test_the_front_end_files_insert_text_only():
                                             "handout-viewers.js"}
     for path in FRONT_ENDS:
         source = path.read_text(encoding="utf-8")
+        if path.name == "export.js":  # its one import: the widget's own saved module (below)
+            source = source.replace(EXPORT_IMPORT, "", 1)
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
                      "new Function", "import(", "fetch(", "XMLHttpRequest"):
             assert sink not in source, (path.name, sink)
         assert not re.search(r"^\s*import\b", source, re.M), path.name  # nothing to load
 
 
+# export.js draws a viewer in a notebook's HTML export from the widget's saved state, so it
+# imports the widget's module from that state (as anywidget does): a Blob of the state's
+# `_esm`, made just before. The page's own data, not the network, and nothing else.
+EXPORT_IMPORT = ("const url = URL.createObjectURL(new Blob([state._esm], "
+                 '{ type: "text/javascript" }));\n  import(url)')
+
+
+def test_the_export_box_imports_only_the_widgets_saved_module():
+    source = (assets.VIEW / "export.js").read_text(encoding="utf-8")
+    assert source.count(EXPORT_IMPORT) == 1 and source.count("import(") == 1
+    assert "typeof state._esm !== \"string\"" in source
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 def test_each_widget_is_one_module_with_the_shared_helpers_once(name):
     source = WIDGETS[name]._esm
-    assert isinstance(source, str) and source.endswith(assets.EXPORT + "\n")
-    assert source.count(assets.EXPORT) == 1 and source.startswith(
+    export = assets.export_line("renderPacked" if name == "viewer" else "render")
+    assert isinstance(source, str) and source.endswith(export + "\n")
+    assert source.count("export default") == 1 and source.startswith(
         (assets.VIEW / "common.js").read_text(encoding="utf-8").rstrip("\n"))
     names = declared(source)
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)

@@ -277,7 +277,7 @@ def test_a_charts_notebook_output_shows_seat_names_as_text(hostile):
 def test_the_standalone_page_holds_the_files_text_as_data(hostile):
     """The page's markup is its own template whatever the file says; the file's strings
     travel as JSON data (which the front-end inserts as text: the browser test checks)."""
-    from cardlab.view.page import page_html, page_iframe
+    from cardlab.view.page import page_html
 
     plain = cardlab.new_game(hostile.game, players=len(SEATS), seed=1).replay
     clean, page = Parsed(page_html(plain)), Parsed(page_html(hostile))
@@ -292,27 +292,27 @@ def test_the_standalone_page_holds_the_files_text_as_data(hostile):
     strings = "\n".join(figure_strings(json.loads(body)))
     for text in [*SEATS, TITLE, note(1, "en")]:
         assert text in strings, text
-    frame = Parsed(page_iframe(hostile))
-    assert set(frame.tags) <= {"div", "iframe"} and frame.tags.count("iframe") == 1
-    assert not [name for name, _ in frame.attrs if name.startswith("on")]
-    assert dict(frame.attrs)["srcdoc"] == markup
 
 
-def test_the_viewers_page_for_an_html_export_has_no_markup_from_the_file(hostile, monkeypatch):
-    """Displayed, the viewer also shows the standalone page in an iframe (for a notebook's
-    HTML export): that HTML, too, holds the file's strings as data only."""
+def test_the_viewers_box_for_an_html_export_has_no_markup_from_the_file(hostile, monkeypatch):
+    """Displayed, the viewer also shows a box that draws it in a notebook's HTML export (from
+    the widget's saved state) and, where it cannot, says what the replay is: the file's
+    strings are in it as text only."""
     import IPython.display
 
     from cardlab.view.widget import ReplayViewer
 
     shown: list[Any] = []
     monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
-    ReplayViewer(hostile)._ipython_display_()
-    pages = [obj.data for obj in shown if isinstance(obj, IPython.display.HTML)]
-    assert len(pages) == 1
-    frame = Parsed(pages[0])
-    assert set(frame.tags) <= {"div", "iframe"} and frame.tags.count("iframe") == 1
-    assert not [name for name, _ in frame.attrs if name.startswith("on")]
-    inner = Parsed(dict(frame.attrs)["srcdoc"])
-    assert not [name for name, _ in inner.attrs if name.startswith("on")]
-    assert inner.tags.count("script") == 2 and "img" not in inner.tags
+    viewer = ReplayViewer(hostile)
+    viewer._ipython_display_()
+    boxes = [obj["text/html"] for obj in shown if isinstance(obj, dict)]
+    assert len(boxes) == 1
+    box = Parsed(boxes[0])
+    assert box.tags == ["div", "p", "script"]  # export_box's own, whatever the file says
+    assert not [name for name, _ in box.attrs if name.startswith("on")]
+    assert dict(box.attrs)["data-cardlab-model"] == viewer.widget.model_id
+    text = "".join(box.data)
+    for name in [*SEATS, TITLE]:
+        assert name in text, name  # as text
+    assert repr(viewer.widget).startswith(TITLE)  # the widget's text/plain: the summary

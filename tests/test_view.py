@@ -26,7 +26,7 @@ from cardlab.game import list_games
 from cardlab.seatview import hidden_from
 from cardlab.view import ReplayViewer
 from cardlab.view.movie import build_movie, card_faces, evals_of, frame_at, iter_frames, pretty
-from cardlab.view.page import page_html, page_iframe, script_json, write_page
+from cardlab.view.page import export_box, page_html, script_json, write_page
 from cardlab.view.wording import plural
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -367,7 +367,8 @@ def test_the_viewer_steps_jumps_and_reads_what_is_shown(review):
     assert viewer.note_text() == "Brad deals five cards each. The trump card he turns up is black."
     viewer.goto_trick(1, 4)
     assert viewer.trick_cards() == ["red12"]
-    viewer.next().next().next()
+    for _ in range(3):
+        viewer.next()
     assert viewer.trick_cards() == ["red12", "red20", "black3", "red14"]
     assert viewer.widget.step == viewer.step == 21
     assert viewer.position["hat"] == {"value": -10, "chosen": True, "holder": 3}
@@ -375,7 +376,8 @@ def test_the_viewer_steps_jumps_and_reads_what_is_shown(review):
     assert viewer.step == len(viewer.widget.movie["views"][""][0]["frames"]) - 1
     viewer.goto_hand(2)
     assert viewer.frame()["hn"] == 2 and viewer.position["action"] is None
-    viewer.first().prev()
+    viewer.first()
+    viewer.prev()
     assert viewer.step == 0
     viewer.set_lang("no")
     assert viewer.note_text().startswith("Brad gir fem kort til hver")
@@ -393,7 +395,8 @@ def test_choosing_a_seat_sends_only_that_seats_view(review):
     viewer.set_seat(None)
     assert set(viewer.widget.movie["views"]) == {"", *review.seats}
     assert viewer.step == 19  # the place is kept
-    shared = ReplayViewer(review, private=False).set_seat("Brad")
+    shared = ReplayViewer(review, private=False)
+    shared.set_seat("Brad")
     assert set(shared.widget.movie["views"]) == {"", *review.seats}
 
 
@@ -431,7 +434,7 @@ def test_the_browser_asks_for_a_branch_by_message(review):
     assert sent[-1]["text"].startswith("refused:")
 
 
-def test_a_replay_displays_as_the_viewer_then_the_page_for_exports(review, monkeypatch):
+def test_a_replay_displays_as_the_viewer_then_the_box_for_exports(review, monkeypatch):
     import IPython.display
 
     shown = []
@@ -439,12 +442,12 @@ def test_a_replay_displays_as_the_viewer_then_the_page_for_exports(review, monke
     review._ipython_display_()
     assert len(shown) == 1 and isinstance(shown[0], ReplayViewer)
     shown[0]._ipython_display_()
-    _, widget, page = shown
+    _, widget, box = shown
     data, _ = widget._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in data
-    assert page.data.startswith('<div class="cardlab-export"><iframe class="cardlab-page" '
-                                'sandbox="allow-scripts"')
-    assert "&lt;script type=&quot;module&quot;&gt;" in page.data  # the page, escaped in srcdoc
+    assert data["text/plain"].startswith(review.summary())  # where no widget can be drawn
+    assert box["text/html"] == export_box(widget.model_id, review.summary())
+    assert box["text/plain"] == ""
     css = (ROOT / "cardlab" / "view" / "viewer.css").read_text(encoding="utf-8")
     assert ".cardlab-export { display: none !important; }" in css  # a live viewer hides it
 
@@ -511,9 +514,9 @@ def test_a_replay_made_of_injections_stays_text(tmp_path):
     assert sorted(set(parser.tags)) == ["body", "h1", "head", "html", "main", "meta", "script",
                                         "style", "title"]
     assert parser.tags.count("script") == 2
-    frame = Tags()
-    frame.feed(page_iframe(replay))
-    assert frame.tags == ["div", "iframe"]
+    box = Tags()
+    box.feed(export_box("m1", replay.summary()))
+    assert box.tags == ["div", "p", "script"]
     assert json.loads(script_json(INJECTIONS)) == INJECTIONS
 
 
@@ -680,7 +683,8 @@ def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
     brad = _embedded_movie(page_html(analysed, seat="Brad"))
     assert {e["p"] for e in brad["views"]["Brad"][0]["ev"].values()} == {BRAD}
     bare = cardlab.load(REVIEW)
-    viewer = ReplayViewer(bare).goto_action(1, 19).set_evaluate()
+    viewer = ReplayViewer(bare, at=(1, 19))
+    viewer.set_evaluate()
     assert viewer.widget.evaluate is True
     sent = []
     viewer.widget.send = sent.append
@@ -694,7 +698,8 @@ def test_the_page_and_the_widget_evaluate(analysed, tmp_path):
     with pytest.raises(CardlabError, match="this is Brad's decision, not Tone's"):
         viewer.evaluate()
     assert "19" not in evals_of(viewer.widget.movie, 0, "Tone")  # Brad's: not in Tone's view
-    viewer.set_seat(None).last()
+    viewer.set_seat(None)
+    viewer.last()
     viewer._on_message(viewer.widget, {"type": "evaluate", "line": 0,
                                        "step": viewer.step}, [])
     assert sent[-1]["text"].startswith("refused: nothing was played after step")

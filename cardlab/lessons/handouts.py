@@ -251,7 +251,9 @@ class Recorder:
             if block["kind"] != "viewer":
                 continue
             viewer = self.viewers[block["viewer"]]
-            key = f"{block['viewer']}-{block['seat']}-{block['lang']}"
+            # by replay, not by viewer: a lesson gives each place a viewer of its own, and
+            # the viewers of one replay share its movie
+            key = f"{id(viewer.replay)}-{block['seat']}-{block['lang']}"
             if key not in movies:
                 if block["seat"]:
                     movies[key] = page_movie(viewer.replay, block["seat"], block["lang"])

@@ -12,7 +12,9 @@ inline script only). So the shared pieces are joined in at import, as text:
 - ``cards.css`` (the card faces, one look everywhere) comes first in every stylesheet (the
   viewer's is ``viewer.css`` then ``present.css``);
 - a page's script is the same module without its export line, followed by the boot files
-  that draw the page's widgets with a stand-in for the widget model (``model.js``).
+  that draw the page's widgets with a stand-in for the widget model (``model.js``);
+- the viewer's widget adds ``packed.js`` and enters by ``renderPacked``: its movie travels
+  gzipped (the ``packed`` trait), which ``packed.js`` unpacks before ``render`` sees it.
 
 >>> source = module(*VIEWER)
 >>> source.index("function el(") < source.index("function render(") \\
@@ -23,6 +25,9 @@ True
 (1, True)
 >>> EXPORT in script(*VIEWER, boot=[VIEW / "page.js"])
 False
+>>> module(*VIEWER, PACKED, entry="renderPacked").endswith(
+...     "export default { render: renderPacked };\\n")
+True
 """
 
 from __future__ import annotations
@@ -39,21 +44,28 @@ EXPORT = "export default { render };"
 # present.js (the projector mode) extend; its stylesheets likewise
 VIEWER = (VIEW / "viewer.js", VIEW / "moves.js", VIEW / "evaluate.js", VIEW / "present.js")
 VIEWER_CSS = (VIEW / "viewer.css", VIEW / "present.css")
+PACKED = VIEW / "packed.js"  # the widget's movie, unpacked in the browser
 
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def module(main: Path, *extras: Path) -> str:
+def export_line(entry: str = "render") -> str:
+    """The module's export line: anywidget calls ``render``, here the function ``entry``."""
+    return EXPORT if entry == "render" else f"export default {{ render: {entry} }};"
+
+
+def module(main: Path, *extras: Path, entry: str = "render") -> str:
     """One ES module: ``common.js``, the front-end ``main`` (which ends with its one export
-    line), then ``extras``, then the export line."""
+    line), then ``extras``, then the export line, whose ``render`` is the function
+    ``entry``."""
     text = _read(main)
     if text.count(EXPORT) != 1:
         raise RuntimeError(f"{main.name} must hold its one export line")  # our own file
     body = text.replace(EXPORT, "").rstrip("\n")
     parts = [_read(COMMON).rstrip("\n"), body, *(_read(p).rstrip("\n") for p in extras)]
-    return "\n\n".join(parts) + "\n\n" + EXPORT + "\n"
+    return "\n\n".join(parts) + "\n\n" + export_line(entry) + "\n"
 
 
 def script(main: Path, *extras: Path, boot: Sequence[Path]) -> str:
@@ -68,6 +80,17 @@ def script(main: Path, *extras: Path, boot: Sequence[Path]) -> str:
     return text
 
 
+def inline(*files: Path, wrap: bool = False) -> str:
+    """``files`` as the body of one classic ``<script>`` (``wrap``: inside a function, so the
+    names they declare are no globals of the page). It must not hold ``</script``."""
+    text = "\n\n".join(_read(p).rstrip("\n") for p in files)
+    if wrap:
+        text = f"(function () {{\n{text}\n}})();"
+    if "</script" in text.lower():
+        raise RuntimeError(f"{files[-1].name} cannot be inlined as it is")  # our own files
+    return text + "\n"
+
+
 def stylesheet(*sheets: Path) -> str:
     """One stylesheet: ``cards.css``, then ``sheets``. Ready to inline in a ``<style>`` too
     (it cannot hold ``</style``)."""
@@ -77,4 +100,5 @@ def stylesheet(*sheets: Path) -> str:
     return text
 
 
-__all__ = ["EXPORT", "VIEW", "VIEWER", "VIEWER_CSS", "module", "script", "stylesheet"]
+__all__ = ["EXPORT", "MODEL", "PACKED", "VIEW", "VIEWER", "VIEWER_CSS", "export_line", "inline",
+           "module", "script", "stylesheet"]

@@ -23,13 +23,14 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from ..errors import SaveError
 from ..files import write_bytes
 from ..limits import MAX_PAGE_FRAMES
 from ..replay import Replay
-from .assets import VIEW, VIEWER, VIEWER_CSS, script, stylesheet
+from .assets import MODEL, VIEW, VIEWER, VIEWER_CSS, inline, script, stylesheet
 from .movie import (
     assemble,
     build_views,
@@ -157,30 +158,62 @@ def _page_parts(replay: Replay, seat: int | str | None, lang: str | None,
            "</body></html>\n")
 
 
+def export_box(model_id: str, summary: str) -> str:
+    """What a notebook shows after a viewer's widget, for the notebook's HTML export: a
+    ``div.cardlab-export`` holding ``export.js`` (with ``model.js``), which draws the viewer
+    from the widget's saved state (model ``model_id``) where no widget manager runs; a live
+    viewer hides the box (``viewer.css``). Only where that state is missing does the box show
+    its text: ``summary`` and how to step through it (hidden twice over: JupyterLab's
+    sanitizer, for an untrusted notebook, drops ``hidden`` but keeps the style, and there the
+    widget's own text says what the replay is). A few kilobytes: the movie, the module and the
+    stylesheet are the widget's own, saved once.
+
+    >>> box = export_box("a1b2", "Ted's Game: Ann and Ben; 3 hands.")
+    >>> box.startswith('<div class="cardlab-export" data-cardlab-model="a1b2">')
+    True
+    >>> "Ted&#x27;s Game: Ann and Ben; 3 hands. To step" in box, len(box) < 5000
+    (True, True)
+    """
+    text = html.escape(f"{summary} To step through it here, run the notebook (or export it "
+                       "with jupyter nbconvert --to html --execute).")
+    return (f'<div class="cardlab-export" data-cardlab-model="{html.escape(model_id)}">'
+            f'<p class="cardlab-export-text" hidden style="display:none">{text}</p>'
+            f"<script>\n{_EXPORT_SCRIPT}</script></div>")
+
+
+# model.js and export.js in one function, run where the script stands (not a module: a module
+# has no document.currentScript)
+_EXPORT_SCRIPT = inline(MODEL, VIEW / "export.js", wrap=True)
+
+
 def page_iframe(replay: Replay, seat: str | None = None, lang: str | None = None,
                 views: dict[str, Any] | None = None, height: int = 1000,
                 future: bool = False) -> str:
-    """The page inside a sandboxed ``<iframe srcdoc>`` in a ``div.cardlab-export``: what a
-    notebook's HTML export shows where no kernel runs (a live viewer hides it)."""
+    """The page inside a sandboxed ``<iframe srcdoc>`` in a ``div.cardlab-page-frame``: to
+    embed it in another page (a school's site). A notebook no longer shows it: its HTML
+    export draws the viewer from the widget's saved state (:func:`export_box`)."""
     page = page_html(replay, seat, lang, views, future=future)
-    return (f'<div class="cardlab-export"><iframe class="cardlab-page" sandbox="allow-scripts" '
-            f'title="cardlab replay" style="width:100%;height:{height}px;border:0" '
+    return (f'<div class="cardlab-page-frame"><iframe class="cardlab-page" '
+            f'sandbox="allow-scripts" title="cardlab replay" '
+            f'style="width:100%;height:{height}px;border:0" '
             f'srcdoc="{html.escape(page)}"></iframe></div>')
 
 
 def write_page(replay: Replay, path: str | os.PathLike[str], seat: int | str | None = None,
                lang: str | None = None, budget: int | None = MAX_PAGE_FRAMES,
-               file: str | None = None, future: bool = False) -> None:
-    """Write the page to ``path`` (atomically: a reader never sees half a page); ``file``
-    names the replay in a refusal (the page budget, a number JSON cannot hold). With
-    ``future`` the page opens with *show moves to come* on (:func:`page_html`)."""
+               file: str | None = None, future: bool = False) -> Path:
+    """Write the page to ``path`` (atomically: a reader never sees half a page) and return
+    the path written (:func:`page_html` gives the page's text instead); ``file`` names the
+    replay in a refusal (the page budget, a number JSON cannot hold). With ``future`` the
+    page opens with *show moves to come* on (:func:`page_html`)."""
     try:
         data = page_bytes(replay, seat, lang, budget, file, future=future)
     except UnicodeEncodeError as err:  # a lone surrogate, which a loaded replay never holds
         raise SaveError(f"the page holds a character that UTF-8 cannot write ({err.reason})",
                         file=os.fspath(path)) from None
     write_bytes(path, data)
+    return Path(path)
 
 
-__all__ = ["json_text", "page_bytes", "page_html", "page_iframe", "page_movie",
+__all__ = ["export_box", "json_text", "page_bytes", "page_html", "page_iframe", "page_movie",
            "script_json", "write_page"]

@@ -16,7 +16,9 @@ function presentView(root) {
   let presenting = false;
   let scrolled = [];  // the scroll positions of the page around the viewer, put back on leaving
 
-  const isFull = () => document.fullscreenElement === root;
+  // the viewer's own document or shadow root: a notebook's HTML export draws it in a shadow
+  // root (export.js), where document.fullscreenElement is the shadow's host, not the viewer
+  const isFull = () => root.getRootNode().fullscreenElement === root;
 
   function label([text, name]) {
     control.textContent = text;

@@ -11,7 +11,14 @@ front-end shares, put together by :mod:`cardlab.view.assets`).
 ``viewer.next()``, ``viewer.goto_trick(1, 4)``, ``viewer.set_seat("Brad")``,
 ``viewer.explore("play black12")`` (bots finish the hand; the new line is sent to the
 browser), and reads what is shown: ``viewer.step``, ``viewer.position``,
-``viewer.trick_cards()``, ``viewer.note_text()``, ``viewer.frame()``.
+``viewer.trick_cards()``, ``viewer.note_text()``, ``viewer.frame()``. The methods that move or
+reconfigure a viewer return None: a displayed viewer is a view, and a cell ending in
+``viewer.goto_action(1, 19)`` shows nothing new (the viewer above has moved). A place that
+needs its own position gets its own viewer: ``ReplayViewer(replay, at=(1, 19))``.
+
+The movie travels packed (gzip and base64, the ``packed`` trait; ``packed.js`` unpacks it in
+the browser), so a saved notebook holds it small, once: a notebook's HTML export draws the
+viewer from that same saved state (``export.js``, :func:`cardlab.view.page.export_box`).
 
 When a seat is chosen, the browser switches at once from the data it has, and the kernel then
 replaces the movie by that seat's view alone, so nothing hidden from the seat stays in the
@@ -19,7 +26,8 @@ widget's data (``private=False`` keeps every view in the browser instead).
 
 >>> import cardlab
 >>> viewer = ReplayViewer(cardlab.load("replays/norwegian-review.json"))
->>> viewer.goto_trick(1, 4).trick_cards()
+>>> viewer.goto_trick(1, 4)
+>>> viewer.trick_cards()
 ['red12']
 >>> viewer.set_seat("brad")
 Traceback (most recent call last):
@@ -29,6 +37,8 @@ cardlab.errors.OptionError: no seat 'brad'; the seats are Tone, Remo, Kathrine, 
 
 from __future__ import annotations
 
+import base64
+import gzip
 from typing import Any
 
 from .. import explore as _explore
@@ -36,9 +46,9 @@ from ..cursor import Cursor
 from ..dataframes import require
 from ..errors import CardlabError
 from ..replay import LinePath, Replay, index_of_hand
-from .assets import VIEWER, VIEWER_CSS, module, stylesheet
-from .movie import assemble, build_views, check_lang, frame_at, note_in, pretty
-from .page import json_text
+from .assets import PACKED, VIEWER, VIEWER_CSS, module, stylesheet
+from .movie import assemble, build_views, check_lang, compact_json, frame_at, note_in, pretty
+from .page import export_box, json_text
 
 anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
 traitlets = require("traitlets")
@@ -47,12 +57,31 @@ BOT_KINDS = ("heuristic", "random")
 EVALUATE_ROLLOUTS = 200  # the browser's "evaluate this decision": a modest number, quickly
 
 
-class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
-    """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end."""
+def pack(movie: dict[str, Any]) -> str:
+    """The movie as the widget sends it: compact JSON, gzipped, in base64 (``packed.js``
+    unpacks it). Seeded and reproducible: the gzip header holds no time.
 
-    _esm = module(*VIEWER)  # common.js, viewer.js, evaluate.js and present.js: one module
+    >>> import cardlab
+    >>> packed = pack(cardlab.view.build_movie(cardlab.example("norwegian-review")))
+    >>> packed.startswith("H4sI"), pack({"a": 1}) == pack({"a": 1})
+    (True, True)
+    """
+    data = compact_json(movie).encode("utf-8")
+    return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+
+
+class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
+    """The anywidget drawing a movie; ``viewer.js``/``viewer.css`` are its front-end.
+
+    ``movie`` stays in the kernel; the browser gets it as ``packed`` (:func:`pack`), which
+    follows every change of ``movie``."""
+
+    # common.js, viewer.js, moves.js, evaluate.js, present.js and packed.js: one module,
+    # entered by renderPacked
+    _esm = module(*VIEWER, PACKED, entry="renderPacked")
     _css = stylesheet(*VIEWER_CSS)  # cards.css, viewer.css and present.css
-    movie = traitlets.Dict({}).tag(sync=True)
+    movie = traitlets.Dict({})
+    packed = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)
     line = traitlets.Int(0).tag(sync=True)
@@ -61,14 +90,35 @@ class ReplayWidget(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
     big = traitlets.Bool(False).tag(sync=True)
     evaluate = traitlets.Bool(False).tag(sync=True)  # the advisor's values on the actions
     future = traitlets.Bool(False).tag(sync=True)  # the move list writes out moves to come
+    summary = ""  # what the replay is, in a line: the widget's text where it cannot be drawn
+
+    @traitlets.observe("movie")
+    def _pack(self, change: Any) -> None:
+        self.packed = pack(change["new"])
+
+    def __repr__(self) -> str:
+        return self.summary or object.__repr__(self)
 
 
 class ReplayViewer:
-    """Step through a replay in a notebook; display it to see the table."""
+    """Step through a replay in a notebook; display it to see the table.
+
+    ``at`` is where it opens: a step of the main line (``-1`` the last), or ``(hand, index)``
+    as :meth:`goto_action` takes them (the step after ``index`` actions of ``hand``, counted
+    from 1); it opens on the first step by default.
+
+    >>> import cardlab
+    >>> review = cardlab.example("norwegian-review")
+    >>> ReplayViewer(review, at=(1, 19), seat="Brad")
+    <ReplayViewer bobs-hat step 19/55 main line seen by Brad>
+    >>> ReplayViewer(review, at=-1).step
+    55
+    """
 
     def __init__(self, replay: Replay, seat: int | str | None = None, lang: str | None = None,
                  show_all: bool = False, big: bool = False, bots: str = "heuristic",
-                 private: bool = True, future: bool = False) -> None:
+                 private: bool = True, future: bool = False,
+                 at: int | tuple[int, int] | None = None) -> None:
         self.replay = replay
         self.bots = bots
         self.private = private
@@ -81,7 +131,13 @@ class ReplayViewer:
         key = "" if first is None else replay.seats[first]
         self.widget = ReplayWidget(movie=self._movie_for(key), seat=key, lang=self._lang,
                                    show_all=show_all, big=big, future=bool(future))
+        self.widget.summary = (f"{replay.summary()} Run the cell in JupyterLab to step "
+                               "through it.")
         self.widget.add_class("cardlab-widget")
+        if isinstance(at, tuple):
+            self.goto_action(*at)
+        elif at is not None:
+            self.goto(at if at >= 0 else self._top() + 1 + at)
         self.widget.observe(self._on_seat, names="seat")
         self.widget.on_msg(self._on_message)
 
@@ -90,21 +146,18 @@ class ReplayViewer:
         return self.widget._repr_mimebundle_(**kwargs)
 
     def _ipython_display_(self) -> None:
-        """Show the widget, then the standalone page for a notebook's HTML export.
+        """Show the widget, then the box that draws it in a notebook's HTML export.
 
         ``jupyter nbconvert --to html --execute`` stores the widget's state and draws widget
         views with a widget manager loaded from the network, so offline the widget is blank
-        there. The page that follows it (a sandboxed ``<iframe srcdoc>``) needs nothing; a
-        live front-end that draws the widget loads ``viewer.css``, which hides the page."""
-        from IPython.display import HTML, display
-
-        from .page import page_iframe
+        there. The box that follows it (:func:`cardlab.view.page.export_box`) draws the viewer
+        from that saved state, so the movie is saved once; a live front-end that draws the
+        widget loads ``viewer.css``, which hides the box."""
+        from IPython.display import display
 
         display(self.widget)
-        key = self._key()
-        views = self._views if key == "" or not self.private else None
-        display(HTML(page_iframe(self.replay, seat=self.seat, lang=self.lang, views=views,
-                                 future=self.future)))
+        display({"text/html": export_box(self.widget.model_id, self.replay.summary()),
+                 "text/plain": ""}, raw=True)
 
     def __repr__(self) -> str:
         line = self.lines()[self.widget.line][0]
@@ -213,21 +266,23 @@ class ReplayViewer:
     def future(self, on: bool) -> None:
         self.widget.future = bool(on)
 
-    def goto(self, step: int) -> ReplayViewer:
+    # Moving and reconfiguring return None: a displayed viewer is a view, not a value for a
+    # cell to show again (docs/viewer.md, "A viewer is a view").
+    def goto(self, step: int) -> None:
+        """Stand on ``step`` of the line (held within its first and last step)."""
         self.widget.step = max(0, min(int(step), self._top()))
-        return self
 
-    def next(self) -> ReplayViewer:
-        return self.goto(self.step + 1)
+    def next(self) -> None:
+        self.goto(self.step + 1)
 
-    def prev(self) -> ReplayViewer:
-        return self.goto(self.step - 1)
+    def prev(self) -> None:
+        self.goto(self.step - 1)
 
-    def first(self) -> ReplayViewer:
-        return self.goto(0)
+    def first(self) -> None:
+        self.goto(0)
 
-    def last(self) -> ReplayViewer:
-        return self.goto(self._top())
+    def last(self) -> None:
+        self.goto(self._top())
 
     def _hand_step(self, hand: int) -> int:
         index_of_hand(self.replay, hand)  # hands count from 1: 0 or past the end is refused
@@ -238,19 +293,20 @@ class ReplayViewer:
         numbers = ", ".join(str(entry["i"]) for entry in hands)
         raise CardlabError(f"this line has no {self._word()} {hand}; it has {numbers}")
 
-    def goto_hand(self, hand: int) -> ReplayViewer:
+    def goto_hand(self, hand: int) -> None:
         """Jump to just after the deal of hand ``hand`` (counted from 1)."""
-        return self.goto(self._hand_step(hand))
+        self.goto(self._hand_step(hand))
 
-    def goto_trick(self, hand: int, trick: int) -> ReplayViewer:
+    def goto_trick(self, hand: int, trick: int) -> None:
         """Jump to the first card of trick ``trick`` of hand ``hand`` (both counted from 1)."""
         index_of_hand(self.replay, hand)
         for h, t, step in self._line_data()["tricks"]:
             if (h, t) == (hand, trick):
-                return self.goto(step)
+                self.goto(step)
+                return
         raise CardlabError(f"{self._word()} {hand} has no trick {trick} in this line")
 
-    def goto_action(self, hand: int, index: int) -> ReplayViewer:
+    def goto_action(self, hand: int, index: int) -> None:
         """Jump to the step after ``index`` actions of hand ``hand`` (counted from 1)."""
         start = self._hand_step(hand)
         data = self._line_data()
@@ -259,23 +315,21 @@ class ReplayViewer:
         if not 0 <= index <= end - start:
             raise CardlabError(f"{self._word()} {hand} has steps 0 to {end - start} in this "
                                f"line, not {index}")
-        return self.goto(start + index)
+        self.goto(start + index)
 
-    def set_seat(self, seat: int | str | None) -> ReplayViewer:
+    def set_seat(self, seat: int | str | None) -> None:
         """Show one seat's view (by name or index), or everyone's with ``None``; an unknown
         seat raises a :class:`CardlabError` listing the seats."""
         key = "" if seat is None else self.replay.seats[self.replay.seat_index(seat)]
         self.widget.seat = key
-        return self
 
-    def set_lang(self, lang: str) -> ReplayViewer:
+    def set_lang(self, lang: str) -> None:
         """Show the notes in ``lang``; an unknown one raises a :class:`CardlabError` listing
         the languages of the replay's notes."""
         self.widget.lang = check_lang(self.replay, lang)
-        return self
 
     def set_line(self, line: int | None = None, *, hand: int | None = None,
-                 path: LinePath = ()) -> ReplayViewer:
+                 path: LinePath = ()) -> None:
         """Follow line ``line`` of :meth:`lines` (``None`` or 0: the main line), or the
         variation ``path`` of hand ``hand`` (counted from 1). A variation opens where it
         branches off; the main line keeps the hand."""
@@ -300,7 +354,6 @@ class ReplayViewer:
         elif here["hand"] is not None:
             self.widget.step = self._hand_step(here["hand"])
         self.goto(self.step)
-        return self
 
     def lines(self) -> list[tuple[str, int]]:
         """The lines the viewer can follow, as (label, index)."""
@@ -321,11 +374,10 @@ class ReplayViewer:
         path: LinePath = tuple(tuple(p) for p in entry["path"])  # type: ignore[misc]
         return hand, step - start, path
 
-    def set_evaluate(self, on: bool = True) -> ReplayViewer:
+    def set_evaluate(self, on: bool = True) -> None:
         """Show (or hide) the advisor's values on the actions, the chart of where the game
         turned, the costly decisions and luck against skill."""
         self.widget.evaluate = bool(on)
-        return self
 
     def evaluate(self, rollouts: int = 200, seed: int = 0, bot: str = "heuristic"
                  ) -> dict[str, Any]:

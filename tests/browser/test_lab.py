@@ -246,7 +246,10 @@ def test_the_move_list_keeps_the_future(lab_page: LabPage) -> None:
     shown = views.move_list(root)
     main = [move for move in shown["moves"] if move[0] == 0]  # the variation's are nested
     assert main == expect.move_list(movie, 0, future=True)["moves"]
-    assert len(shown["moves"]) > len(main) and shown["later"] == []
+    # the first viewer is made before the notebook's variation (a viewer of its own tries
+    # it): its variations' moves are nested only once it holds one (a test's what-if)
+    nested = root.evaluate("(root) => root.cardlabModel.get('movie').lines.length") > 1
+    assert (len(shown["moves"]) > len(main)) == nested and shown["later"] == []
     assert "Brad: hat −10" in shown["text"]
     harness.shoot(page, root, f"lab-moves-{lab_page.theme}-step0-future.png")
     lab_page.show(0, "Brad")  # a seat's view: the toggle is off and cannot be switched on

@@ -1,5 +1,6 @@
 """The viewer's front-end in Chromium, on the standalone page (no kernel needed): autoplay,
-the note bar, a Whot rubber's end, a notebook's own HTML export opened offline, the move list
+the note bar, a Whot rubber's end, a notebook's own HTML export opened offline (each viewer
+drawn from the widget's saved state; a notebook saved without it says so), the move list
 with no future (and "show moves to come"), and the hand headers and jumps by keyboard.
 Screenshots of the move list (light and dark, before and after the toggle) go to
 ``artifacts/``."""
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import expect
+import nbformat
 import pytest
 import views
 
@@ -22,6 +24,7 @@ from cardlab.view.page import write_page
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
 REVIEW = ROOT / "replays" / "norwegian-review.json"
 WHOT = ROOT / "replays" / "whot-example.json"
 
@@ -107,7 +110,15 @@ def test_the_page_shows_the_winner_and_whot_names(page_of):
     assert not page.errors
 
 
+# Each viewer notebook 01 shows, where its cell put it: (step, seat, line) after Run All.
+WALKTHROUGH_VIEWERS = [(0, "", 0), (21, "", 0), (19, "Brad", 0), (20, "", 1), (18, "", 0)]
+EXPORTED = ".cardlab-export-viewer .cardlab-viewer"  # inside each box's shadow root
+
+
 def test_a_notebooks_html_export_shows_the_replay_offline(tmp_path, chromium):
+    """``jupyter nbconvert --to html --execute`` of the walkthrough, opened with the network
+    blocked: each viewer is drawn by its box from the widget's saved state (the CDN's widget
+    manager never loads), where its cell put it."""
     notebook = ROOT / "notebooks" / "01-norwegian-walkthrough.ipynb"
     out = tmp_path / "export.html"
     subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
@@ -115,16 +126,82 @@ def test_a_notebooks_html_export_shows_the_replay_offline(tmp_path, chromium):
                    cwd=ROOT / "notebooks")
     text = out.read_text(encoding="utf-8")
     assert "application/vnd.jupyter.widget-view+json" in text  # the widget, blank offline
+    assert "srcdoc" not in text and text.count('class="cardlab-export"') == 5
     page = _offline_page(chromium, out)
-    frames = [f for f in page.frames if f != page.main_frame]
-    assert len(frames) == 1, "the export holds no page"  # the one viewer of notebook 01
-    frames[0].wait_for_selector(".cardlab-viewer[data-step]")
-    assert frames[0].text_content(".cardlab-status").startswith("Hand 1: Brad deals")
-    assert frames[0].locator(".cardlab-seat").count() == 4
-    frames[0].focus(".cardlab-viewer")
-    frames[0].press(".cardlab-viewer", "ArrowRight")
-    assert frames[0].get_attribute(".cardlab-viewer", "data-step") == "1"
+    viewers = page.locator(EXPORTED)
+    page.wait_for_function("(n) => [...document.querySelectorAll('.cardlab-export-viewer')]"
+                           ".filter((h) => h.shadowRoot.querySelector('.cardlab-viewer"
+                           "[data-step]')).length === n", arg=len(WALKTHROUGH_VIEWERS))
+    shown = [(int(v.get_attribute("data-step")), v.get_attribute("data-seat"),
+              int(v.get_attribute("data-line"))) for v in viewers.all()]
+    assert shown == WALKTHROUGH_VIEWERS
+    assert not page.locator(".cardlab-export-text").first.is_visible()  # nothing to say
+    first = viewers.first
+    assert first.locator(".cardlab-status").text_content().startswith("Hand 1: Brad deals")
+    assert first.locator(".cardlab-seat").count() == 4
+    assert not first.locator(".cardlab-whatif-row, .cardlab-whatif").first.is_visible()
+    first.focus()
+    first.press("ArrowRight")
+    assert first.get_attribute("data-step") == "1"
+    # present mode from inside the box's shadow root: full screen, and back
+    first.locator(".cardlab-present").click()
+    page.wait_for_function("() => { const host = document.querySelector("
+                           "'.cardlab-export-viewer'); return document.fullscreenElement === host"
+                           " && host.shadowRoot.fullscreenElement !== null; }")
+    assert "cardlab-presenting" in (first.get_attribute("class") or "")
+    first.locator(".cardlab-present").click()
+    page.wait_for_function("() => !document.fullscreenElement")
+    assert "cardlab-presenting" not in (first.get_attribute("class") or "")
+    brad = viewers.nth(2)  # Brad's view: the others' cards face down
+    assert brad.locator(".cardlab-seat .cardlab-back").count() > 0
     assert not page.errors
+    page.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_exported_viewer_screenshots(tmp_path, chromium, theme):
+    notebook = ROOT / "notebooks" / "01-norwegian-walkthrough.ipynb"
+    out = tmp_path / f"export-{theme}.html"
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
+                    f"--theme={theme}", str(notebook), "--output", str(out)], check=True,
+                   capture_output=True, cwd=ROOT / "notebooks")
+    page = _offline_page(chromium, out)
+    brad = page.locator(EXPORTED).nth(2)
+    brad.wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.cardlab-export-viewer')[2]"
+                           ".shadowRoot.querySelector('.cardlab-viewer[data-step]')")
+    assert brad.evaluate("(v) => v.classList.contains('cardlab-dark')") == (theme == "dark")
+    ARTIFACTS.mkdir(exist_ok=True)
+    brad.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"export-01-brad-{theme}.png"))
+    assert not page.errors
+    page.close()
+
+
+def test_an_export_without_widget_state_says_what_the_replay_is(tmp_path, chromium):
+    """A notebook saved without its widget state (JupyterLab's default) exported: the box
+    has nothing to draw from, and says what the replay is and how to step through it."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'import cardlab\ncardlab.example("whot-example")')])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    NotebookClient(nb, kernel_name="python3", timeout=240, store_widget_state=False).execute()
+    saved = tmp_path / "saved.ipynb"
+    nbformat.write(nb, saved)
+    out = tmp_path / "saved.html"
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", str(saved),
+                    "--output", str(out)], check=True, capture_output=True)
+    page = _offline_page(chromium, out)
+    box = page.locator(".cardlab-export-text")
+    box.wait_for()
+    assert box.text_content() == (
+        "A short rubber of Whot (example, seed 1): Ade, Bisi, Chidi and Dayo; 5 games. To step "
+        "through it here, run the notebook (or export it with jupyter nbconvert --to html "
+        "--execute).")
+    assert page.locator(".cardlab-export-viewer").count() == 0 and not page.errors
+    page.close()
 
 
 def _list(page) -> dict:
