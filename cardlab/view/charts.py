@@ -82,7 +82,7 @@ def hand_word(replay: Replay) -> str:
 def _layout(fig: Any, title: str, x: str, y: str, template: str | None = None) -> Any:
     """The charts' common layout. Without ``template`` the figure is plotly_white, and a
     notebook shows it in JupyterLab's theme (:mod:`cardlab.view.chartshow`)."""
-    fig._cardlab_follow_theme = template is None
+    fig.follow_theme(template is None)
     fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"}, xaxis_title=x,
                       yaxis_title=y, template=template or "plotly_white", height=340,
                       margin={"l": 50, "r": 20, "t": 70, "b": 50},

@@ -160,6 +160,10 @@ def chart_class() -> Any:
 
             _cardlab_follow_theme = False
 
+            def follow_theme(self, follow: bool) -> None:
+                """Show this chart in Lab's theme (or, False, in its own template)."""
+                self._cardlab_follow_theme = follow
+
             def _ipython_display_(self) -> None:
                 import plotly.io as pio
                 from IPython.display import display
