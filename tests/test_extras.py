@@ -37,7 +37,7 @@ assert done.returncode == 2 and "pip install 'cardlab[sim]'" in done.stderr, don
 print("ok")
 """
 
-WIDGETS = """
+WIDGETS_USE = """
 import cardlab
 from cardlab import dataframes
 from cardlab.view import ReplayViewer, charts
@@ -48,6 +48,9 @@ assert len(charts.score_evolution(review).data) == 4
 assert len(dataframes.hand_results(review)) == 8
 from cardlab.lessons.exercises import exercise
 exercise("trick-winner", review, hand=1, index=9)
+"""
+
+WIDGETS = WIDGETS_USE + """
 try:
     cardlab.simulate("whot", games=2, workers=0, progress=False)
 except dataframes.MissingExtraError as err:
@@ -86,6 +89,9 @@ assert out.strip()[0].isdigit()
 subprocess.run(["cardlab", "handouts", "--out", "h", "--quiz", "norwegian-review:Brad"],
                check=True, capture_output=True)
 exec(compile(open("widgets.py").read(), "widgets.py", "exec"))
+result = cardlab.simulate("whot", games=2, workers=0, progress=False)
+assert len(result.games) == 2 * 4
+print("ok")
 """
 
 CASES = {"": NO_EXTRA, "widgets": WIDGETS, "sim": SIM, "scale": SCALE, "lab": LAB}
@@ -116,7 +122,7 @@ def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path, rec
     print(f"[{extra or 'no extra'}] installed in {time.monotonic() - start:.1f} s")
     work = tmp_path / "work"
     work.mkdir()
-    (work / "widgets.py").write_text(WIDGETS, encoding="utf-8")
+    (work / "widgets.py").write_text(WIDGETS_USE, encoding="utf-8")
     (work / "check.py").write_text(CASES[extra], encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(CARDLAB_PURE="1", PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
