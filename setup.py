@@ -5,15 +5,17 @@ Everything else about the package is in pyproject.toml. Each kernel is the same 
 way (see its docstring); set ``CARDLAB_PURE=1`` to skip compiling them. A missing compiler or a
 failed build gives a warning and the pure-Python kernel instead of a failed install, so the
 notebooks work everywhere; ``tests/test_kernel.py`` insists on the compiled one.
-"""
 
-from __future__ import annotations
+mypyc runs only when a library is built (``build_ext``): the metadata hooks, the sdist and a
+pure build never run it. A wheel whose build fell back holds no library, so it is tagged
+``py3-none-any`` like the ``CARDLAB_PURE=1`` wheel, never a platform wheel without its code.
+"""
 
 import os
 import sys
 import tempfile
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # One library: a compiled class can only extend a compiled class of its own library (Ted's
@@ -24,12 +26,19 @@ KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/kernel.py", "cardlab/sol
 # without this a function the library exports is called through its PLT (in case another
 # library replaced it), and the rules of trick play are small functions called at every card.
 DIRECT_CALLS = "-fno-semantic-interposition"
+# mypyc's small per-module shims call nothing of libc, so a linker that drops unused libraries
+# (--as-needed, the default of many) leaves it out; auditwheel then cannot tell which libc a
+# wheel is for, and refuses to repair it.
+LINK_LIBC = ["-Wl,--no-as-needed", "-lc"]
 
 
 class OptionalBuildExt(build_ext):
     """Build the kernel if possible; never fail the install because of it."""
 
     def run(self) -> None:
+        if not self.extensions:  # mypyc failed, or there was nothing to build
+            self._fall_back()
+            return
         try:
             super().run()
         except Exception as error:  # no compiler, no headers: keep the pure-Python kernel
@@ -39,6 +48,7 @@ class OptionalBuildExt(build_ext):
                     os.remove(path)
             print(f"WARNING: cardlab's kernel was not compiled ({error}); "
                   "it runs as plain Python, correct but slower", file=sys.stderr)
+            self._fall_back()
             return
         # mypyc has just translated the current source; when the C came out the same (a
         # docstring edit), the library was not relinked. Either way it is now up to date
@@ -47,10 +57,25 @@ class OptionalBuildExt(build_ext):
             if os.path.exists(path):
                 os.utime(path)
 
+    def _fall_back(self) -> None:
+        """Make what is being built pure: no library, so no platform tag and no platlib."""
+        self.extensions = []
+        self.distribution.ext_modules = []
+        wheel = self.distribution.command_obj.get("bdist_wheel")
+        if wheel is not None:
+            wheel.root_is_pure = True  # read after the build: the tag, and purelib
+
     def build_extensions(self) -> None:
-        if self.compiler.compiler_type == "unix" and self._accepts(DIRECT_CALLS):
+        if self.compiler.compiler_type == "unix":
+            direct = self._accepts(DIRECT_CALLS)
             for extension in self.extensions:
-                extension.extra_compile_args.append(DIRECT_CALLS)
+                # mypyc's extensions share one list of arguments: add each flag once
+                args = extension.extra_compile_args
+                if direct and DIRECT_CALLS not in args:
+                    args.append(DIRECT_CALLS)
+                links = extension.extra_link_args
+                if sys.platform.startswith("linux") and LINK_LIBC[0] not in links:
+                    links.extend(LINK_LIBC)
         super().build_extensions()
 
     def _accepts(self, flag: str) -> bool:
@@ -73,17 +98,29 @@ class OptionalBuildExt(build_ext):
         return list(paths)
 
 
-def kernel_extensions() -> list:
-    if os.environ.get("CARDLAB_PURE") == "1":
-        return []
+def mypyc_extensions() -> list[Extension]:
+    """The kernel's extensions from mypyc (it translates the sources to C now), or none."""
     try:
         from mypyc.build import mypycify
-        # the library is named after the first module (cardlab/kernel__mypyc.*.so)
+        # the library is named after the first module (cardlab/kernel__mypyc.*.so); each
+        # interpreter gets its own C, since mypyc writes C for the Python that runs it
         name = KERNEL[0].removesuffix(".py").replace("/", ".")
-        return list(mypycify(list(KERNEL), opt_level="3", group_name=name))
+        target = os.path.join("build", f"mypyc-{sys.implementation.cache_tag}")
+        return list(mypycify(list(KERNEL), opt_level="3", group_name=name, target_dir=target))
     except (Exception, SystemExit) as error:  # no mypyc, or it fails its type check
         print(f"WARNING: {', '.join(KERNEL)} not compiled ({error})", file=sys.stderr)
         return []
+
+
+# The setup commands that build a library; the others (egg_info, dist_info, sdist) only describe
+# or pack the sources, so mypyc does not run for them (PEP 517 passes the command in argv).
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
+
+
+def kernel_extensions() -> list[Extension]:
+    if os.environ.get("CARDLAB_PURE") == "1" or not BUILDS.intersection(sys.argv[1:]):
+        return []
+    return mypyc_extensions()
 
 
 setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from importpath import CARDLAB_PATH
 
 import cardlab
 from cardlab.advisor import evaluate
@@ -141,7 +142,7 @@ def test_the_exact_bot_is_for_trick_games():
 # -- the command line ------------------------------------------------------------------------
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=300, env=env, stdin=subprocess.DEVNULL)
 
@@ -210,7 +211,7 @@ def test_ctrl_c_stops_the_analysis_with_exit_130_no_traceback_and_no_file(tmp_pa
     table = cardlab.new_game("bobs-hat", players=4, seed=3, hands=2)
     table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
     table.save(tmp_path / "game.json")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     # its own process group, as a terminal's foreground job: Ctrl-C reaches every process
     proc = subprocess.Popen([sys.executable, "-m", "cardlab", "analyse", "game.json",
                              "--rollouts", "2000", "--workers", workers, "-o", "out.json"],

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from importpath import CARDLAB_PATH
 
 import cardlab as cardlab_api
 from cardlab.bots import make_bot
@@ -26,7 +27,7 @@ REVIEW = ROOT / "replays" / "norwegian-review.json"
 
 
 def cardlab(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=timeout, env=env,
                           stdin=subprocess.DEVNULL)
@@ -244,7 +245,7 @@ def _big_replay(folder: Path) -> Path:
 
 def test_ctrl_c_exits_130_without_a_traceback(tmp_path):
     big = _big_replay(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     proc = subprocess.Popen([sys.executable, "-m", "cardlab", "show", str(big)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert proc.stdout is not None
@@ -260,7 +261,7 @@ def test_ctrl_c_exits_130_without_a_traceback(tmp_path):
 
 def test_a_closed_pipe_ends_quietly(tmp_path):
     big = _big_replay(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     read, write = os.pipe()
     proc = subprocess.Popen([sys.executable, "-m", "cardlab", "show", str(big)],
                             stdout=write, stderr=subprocess.PIPE, env=env)
@@ -273,7 +274,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
 
 @pytest.mark.parametrize("args", [["games"], ["show", str(REVIEW)], ["validate", str(REVIEW)]])
 def test_a_full_disk_behind_standard_output_is_one_line(args, tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "cardlab", *args], stdout=full,
                                 stderr=subprocess.PIPE, text=True, env=env, timeout=60)
@@ -282,7 +283,7 @@ def test_a_full_disk_behind_standard_output_is_one_line(args, tmp_path):
 
 
 def test_an_output_encoding_without_the_characters_escapes_them():
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH, "PYTHONIOENCODING": "ascii"}
     result = subprocess.run([sys.executable, "-m", "cardlab", "show", str(REVIEW)],
                             capture_output=True, env=env, timeout=60)
     assert result.returncode == 0 and result.stderr == b""

@@ -19,7 +19,7 @@ ENVIRONMENT = ROOT / "environment.yml"
 
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # conda-forge names that differ from the PyPI name of the same package
-CONDA_TO_PYPI: dict[str, str] = {}  # conda-forge names that differ from PyPI's
+CONDA_TO_PYPI: dict[str, str] = {"python-build": "build"}
 # What conda installs that pyproject cannot name: the C compiler setup.py builds the kernel
 # with (pip's build needs one from the system).
 CONDA_ONLY = {"c-compiler"}
@@ -266,24 +266,105 @@ def test_ci_bounds_the_whole_run() -> None:
     assert "timeout --kill-after" in ci and "make test" in ci
 
 
-def test_the_sdist_holds_the_package_its_readme_and_licence(tmp_path) -> None:
+SHIPPED = ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in")
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What a package is built from (setup.py, pyproject.toml, cardlab/...), copied out of this
+    checkout without its compiled kernel, so a build there starts cold and leaves no trace."""
+    import shutil
+
+    copy = tmp_path_factory.mktemp("source")
+    for name in SHIPPED:
+        shutil.copy2(ROOT / name, copy / name)
+    shutil.copytree(ROOT / "cardlab", copy / "cardlab",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
+    return copy
+
+
+def _build(source: Path, command: list[str], **env: str):
+    import os
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", *command], cwd=source, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, **env})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done
+
+
+def test_the_sdist_holds_the_package_its_readme_and_licence(source, tmp_path) -> None:
     # An sdist whose tests could not run (the helpers they import left behind) is worse than
     # none: it ships the package, its licence and README, and leaves the suite to a clone.
-    import subprocess
     import tarfile
 
-    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(tmp_path)],
-                   cwd=ROOT, check=True, capture_output=True, timeout=300,
-                   env={**__import__("os").environ, "CARDLAB_PURE": "1"})
+    _build(source, ["build", "--sdist", "--outdir", str(tmp_path), "."])
+    # packing the sources compiles nothing: mypyc writes its C under build/ when it runs
+    assert not (source / "build").exists()
     (archive,) = tmp_path.glob("cardlab-*.tar.gz")
     with tarfile.open(archive) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
         info = tar.extractfile(f"{archive.name[:-7]}/PKG-INFO").read().decode()  # type: ignore
     # the README is the long description, and the licence is declared
     assert "Description-Content-Type: text/markdown" in info and "## Two commands" in info
-    assert "License: MIT" in info or "License-Expression: MIT" in info
+    assert "License-Expression: MIT" in info and "License-File: LICENSE" in info
     assert {"LICENSE", "README.md", "setup.py", "pyproject.toml", "cardlab/__init__.py",
             "cardlab/kernel.py", "cardlab/view/viewer.js", "cardlab/examples/whot-example.json",
             "cardlab/replay.schema.json"} <= names
     assert not [n for n in names if n.startswith(("tests/", "notebooks/", "benchmarks/"))]
     assert not [n for n in names if n.endswith((".so", ".pyc"))]
+
+
+def _wheel_facts(wheel: Path) -> tuple[list[str], str]:
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (meta,) = [n for n in names if n.endswith(".dist-info/WHEEL")]
+        return names, archive.read(meta).decode()
+
+
+@pytest.mark.timeout(600)
+def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_path) -> None:
+    # A failed compile falls back to the pure kernel: the wheel is then what it holds, a pure
+    # py3-none-any wheel, never a platform wheel without its library; the build warns.
+    done = _build(source, ["pip", "wheel", "--no-deps", "-v", "-w", str(tmp_path), "."],
+                  CC="/bin/false")
+    assert "WARNING: cardlab's kernel was not compiled" in done.stdout + done.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    assert wheel.name == "cardlab-0.1.0-py3-none-any.whl"
+    names, meta = _wheel_facts(wheel)
+    assert "Root-Is-Purelib: true" in meta and "Tag: py3-none-any" in meta
+    assert "cardlab/kernel.py" in names and not [n for n in names if n.endswith(".so")]
+    assert not [n for n in names if ".data/" in n]  # all of it in purelib
+
+
+def test_the_installs_of_make_share_one_kernel_build(tmp_path) -> None:
+    # From nothing, `make lab` and `make test` build the kernel once: one install runs the build
+    # hook (an editable install in place), and each of the others skips it (CARDLAB_PURE=1).
+    import subprocess
+
+    venv = tmp_path / "venv"
+    done = subprocess.run(["make", "-n", f"VENV={venv}", f"{venv}/.stamp-notebook",
+                           f"{venv}/.stamp-test"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, check=True)
+    installs = [line for line in done.stdout.splitlines()
+                if "pip install" in line and " -e " in line]
+    assert len(installs) == 3, done.stdout
+    hooked = [line for line in installs if "CARDLAB_PURE=1" not in line]
+    assert len(hooked) == 1 and "--no-deps" in hooked[0], installs
+    assert all(line.endswith(("'.[lab]'", "'.[test]'")) for line in installs if line not in hooked)
+
+
+def test_the_supported_pythons_are_the_classifiers(pyproject: dict) -> None:
+    # make dist and make test-matrix build and test what the package says it supports
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from pythons import SUPPORTED
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    prefix = "Programming Language :: Python :: "
+    listed = [c[len(prefix):] for c in pyproject["project"]["classifiers"]
+              if c.startswith(prefix) and c.count(".") == 1 and c[len(prefix):][0].isdigit()]
+    assert tuple(listed) == SUPPORTED
+    assert pyproject["project"]["requires-python"] == f">={SUPPORTED[0]}"

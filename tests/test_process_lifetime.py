@@ -16,6 +16,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from importpath import CARDLAB_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 GRACE = 5.0  # seconds the issue allows a process to outlive its command
@@ -52,7 +53,7 @@ CRASH = {
 
 
 def _start(command: str, crash: bool, tmp_path: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     if crash:
         args = [sys.executable, "-c", CRASH[command]]
     else:
@@ -126,7 +127,7 @@ def test_no_process_outlives_its_command(command, how, tmp_path):
 
 def test_a_finished_pool_leaves_nothing_behind(tmp_path):
     """A run that ends normally: its workers go with it, and nothing else was started."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
     proc = subprocess.Popen([sys.executable, "-m", "cardlab", "simulate", "whot", "--games",
                              "4", "--chunk", "1", "--workers", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,

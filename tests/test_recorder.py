@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from importpath import CARDLAB_PATH
 
 import cardlab
 from cardlab.bots import make_bot
@@ -364,7 +365,7 @@ def test_a_killed_kernel_leaves_the_last_complete_replay(tmp_path: Path) -> None
     steps = entries(ref)
     code = CHILD.format(tests=str(ROOT / "tests"), path=str(path))
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                             cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                             cwd=tmp_path, env=dict(os.environ, PYTHONPATH=CARDLAB_PATH))
     assert child.stdout is not None
     done = 0
     while done < 12:

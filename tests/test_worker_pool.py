@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from importpath import CARDLAB_PATH
 
 import cardlab
 from cardlab.errors import CardlabError
@@ -43,7 +44,7 @@ def run_script(tmp_path: Path, code: str, **env: str) -> subprocess.CompletedPro
     (tmp_path / "script.py").write_text(code)
     return subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=240,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+                          env={**os.environ, "PYTHONPATH": CARDLAB_PATH, **env})
 
 
 def test_an_unguarded_script_simulates_on_a_pool(tmp_path):
@@ -71,12 +72,14 @@ def test_an_unguarded_script_analyses_on_a_pool(tmp_path):
 
 
 def test_a_worker_that_cannot_start_is_one_line(tmp_path):
-    # cardlab taken off the import path after it is imported, and the workers started by the
-    # base interpreter, which has no editable install's import hook: they cannot import it
+    # Once the script has imported cardlab, a folder whose cardlab cannot be imported goes
+    # first on the import path, which the workers are given: none of them can start.
+    broken = tmp_path / "broken" / "cardlab"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('this cardlab cannot load')\n")
     code = ("import sys\n"
             "import cardlab\n"
-            f"sys.path[:] = [p for p in sys.path if p != {str(ROOT)!r}]\n"
-            "sys.executable = sys._base_executable\n"
+            f"sys.path.insert(0, {str(broken.parent)!r})\n"
             "from cardlab.cli import main\n"
             "main(['simulate', 'whot', '--games', '4', '--chunk', '1', '--workers', '2',"
             " '--no-progress', '-o', 'r.parquet'])\n")
@@ -87,7 +90,7 @@ def test_a_worker_that_cannot_start_is_one_line(tmp_path):
     assert last.endswith("ended with status 1); see its error above, or use workers=0")
     # the worker's own error, above (this venv may hold another cardlab, without serve)
     assert re.search(r"^(ModuleNotFound|Import)Error: ", done.stderr, re.M), done.stderr
-    assert sorted(os.listdir(tmp_path)) == ["script.py"]
+    assert sorted(os.listdir(tmp_path)) == ["broken", "script.py"]
 
 
 def test_a_job_that_raises_raises_in_the_command_with_the_workers_traceback():
