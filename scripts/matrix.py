@@ -7,8 +7,9 @@ For each CPython version, in a fresh virtual environment under build/matrix/:
    say the kernel is compiled), then ``play``, ``show``, ``html``, ``analyse``, ``simulate``;
 3. the same plays and simulation with the pure wheel (installed beside it into a folder of
    its own, put first on the path): the replays and the Parquet must be byte-identical;
-4. the suite without the browser tests, against the installed package
-   (``CARDLAB_TEST_INSTALLED=1`` makes tests/conftest.py refuse to run on the checkout's copy).
+4. the suite without the browser tests, against the installed package, from a copy of the
+   checkout without its ``cardlab/`` (``CARDLAB_TEST_INSTALLED=1`` makes tests/conftest.py
+   refuse to run on any checkout's copy).
 
     python scripts/matrix.py                       # every version that has a wheel in dist/
     python scripts/matrix.py --python 3.10 3.13    # what CI runs
@@ -49,6 +50,21 @@ def run(command: list[str], cwd: Path, env: dict[str, str], timeout: float = 180
         raise Failed(f"{' '.join(command)} (exit {done.returncode}):\n"
                      f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
     return done.stdout
+
+
+def tree_without_package(into: Path) -> Path:
+    """A copy of the checkout's files (git's, with those not yet added) but its ``cardlab/``:
+    the suite runs there, so ``python -m cardlab`` in a test finds only the installed wheel."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, check=True, timeout=60).stdout
+    shutil.rmtree(into, ignore_errors=True)
+    for name in sorted(set(listed.decode().split("\0")) - {""}):
+        source = ROOT / name
+        if name.startswith("cardlab/") or not source.is_file():
+            continue
+        (into / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, into / name)
+    return into
 
 
 def one_wheel(dist: Path, pattern: str) -> Path:
@@ -115,8 +131,9 @@ def check(version: str, dist: Path, scratch: Path) -> str:
     smoke = time.monotonic() - start
 
     start = time.monotonic()
+    tree = tree_without_package(scratch / f"{cp}-tree")
     suite_env = {**env, "CARDLAB_TEST_INSTALLED": "1"}
-    suite = subprocess.run([str(bin_ / "pytest"), *SUITE], cwd=ROOT, env=suite_env,
+    suite = subprocess.run([str(bin_ / "pytest"), *SUITE], cwd=tree, env=suite_env,
                            capture_output=True, text=True, timeout=3600)
     summary = (suite.stdout.strip().splitlines() or ["(no output)"])[-1]
     if suite.returncode != 0:

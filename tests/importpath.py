@@ -15,3 +15,5 @@ from pathlib import Path
 import cardlab
 
 CARDLAB_PATH = str(Path(cardlab.__file__).resolve().parents[1])
+# The package's own folder: its sources, front-end files and examples, as installed.
+PACKAGE = Path(cardlab.__file__).resolve().parent

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from importpath import PACKAGE
 
 import cardlab
 from cardlab.cli import main
@@ -134,7 +135,7 @@ def test_a_limit_lowered_refuses_and_raised_again_accepts():
 
 
 def test_html_without_out_writes_into_the_current_folder(tmp_path, monkeypatch, capsys):
-    examples = ROOT / "cardlab" / "examples"
+    examples = PACKAGE / "examples"
     before = sorted(p.name for p in examples.iterdir())
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as code:

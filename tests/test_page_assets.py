@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from importpath import PACKAGE
 
 import cardlab
 from cardlab.lessons import handouts
@@ -18,9 +19,8 @@ from cardlab.view import assets
 from cardlab.view.page import page_html
 from cardlab.view.widget import ReplayWidget
 
-ROOT = Path(__file__).resolve().parents[1]
-FRONT_ENDS = sorted((ROOT / "cardlab").glob("**/*.js"))
-STYLESHEETS = sorted((ROOT / "cardlab").glob("**/*.css"))
+FRONT_ENDS = sorted(PACKAGE.glob("**/*.js"))
+STYLESHEETS = sorted(PACKAGE.glob("**/*.css"))
 WIDGETS = {"viewer": ReplayWidget, "exercise": ExerciseWidget, "quiz": QuizWidget,
            "recorder": RecorderWidget}
 HELPERS = ("el", "svg", "button", "themeIsDark", "cardFace", "cardBack")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from importpath import PACKAGE
 from tablegames import table_mode_game
 
 import cardlab
@@ -24,9 +25,8 @@ from cardlab.bots import make_bot
 from cardlab.cursor import Cursor
 from cardlab.game import list_games
 
-ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = sorted((ROOT / "cardlab" / "examples").glob("*.json"))
-REVIEW = ROOT / "cardlab" / "examples" / "norwegian-review.json"
+SHIPPED = sorted((PACKAGE / "examples").glob("*.json"))
+REVIEW = PACKAGE / "examples" / "norwegian-review.json"
 
 # The setup's face-up cards (Whot's cut, Ted's draw for first dealer) are public records of
 # cards that go back into the pack before the deal: a code there tells nothing of a hand.

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
+from importpath import PACKAGE
 
 import cardlab
 from cardlab.bots import make_bot
@@ -34,8 +35,8 @@ REPLAYS = sorted((ROOT / "replays").glob("*.json"))
 REVIEW = ROOT / "replays" / "norwegian-review.json"
 TEDS = ROOT / "replays" / "teds-game-example.json"
 WHOT = ROOT / "replays" / "whot-example.json"
-VIEWER_JS = ROOT / "cardlab" / "view" / "viewer.js"
-EVALUATE_JS = ROOT / "cardlab" / "view" / "evaluate.js"
+VIEWER_JS = PACKAGE / "view" / "viewer.js"
+EVALUATE_JS = PACKAGE / "view" / "evaluate.js"
 BRAD = 3
 
 
@@ -448,7 +449,7 @@ def test_a_replay_displays_as_the_viewer_then_the_box_for_exports(review, monkey
     assert data["text/plain"].startswith(review.summary())  # where no widget can be drawn
     assert box["text/html"] == export_box(widget.model_id, review.summary())
     assert box["text/plain"] == ""
-    css = (ROOT / "cardlab" / "view" / "viewer.css").read_text(encoding="utf-8")
+    css = (PACKAGE / "view" / "viewer.css").read_text(encoding="utf-8")
     assert ".cardlab-export { display: none !important; }" in css  # a live viewer hides it
 
 

@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from importpath import CARDLAB_PATH
+from importpath import CARDLAB_PATH, PACKAGE
 
 import cardlab
 from cardlab.errors import CardlabError
 from cardlab.files import write_text
 from cardlab.workers import WorkerPool, WorkerTraceback
 
-ROOT = Path(__file__).resolve().parents[1]
 
 # Scripts as a person writes them, with no `if __name__ == "__main__":`: multiprocessing's
 # spawn and forkserver workers would run each again (and so start the run again).
@@ -156,8 +155,8 @@ def _private(name: str) -> bool:
 
 
 def _trees() -> dict[str, ast.Module]:
-    return {str(path.relative_to(ROOT)): ast.parse(path.read_text(encoding="utf-8"))
-            for path in sorted((ROOT / "cardlab").rglob("*.py"))}
+    return {str(path.relative_to(PACKAGE.parent)): ast.parse(path.read_text(encoding="utf-8"))
+            for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _defined(trees: dict[str, ast.Module]) -> set[str]:
@@ -226,7 +225,7 @@ def test_the_scan_finds_what_the_old_pool_did(tmp_path, monkeypatch):
     package = tmp_path / "cardlab"
     package.mkdir()
     (package / "old.py").write_text(code)
-    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
     found = private_uses()
     assert sorted(line.split(": ", 1)[1] for line in found) == sorted([
         "pool._safe_to_dynamically_spawn_children",
