@@ -5,7 +5,6 @@ The modules run in a real browser in tests/browser."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from importpath import PACKAGE

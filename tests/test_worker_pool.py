@@ -20,7 +20,6 @@ from cardlab.errors import CardlabError
 from cardlab.files import write_text
 from cardlab.workers import WorkerPool, WorkerTraceback
 
-
 # Scripts as a person writes them, with no `if __name__ == "__main__":`: multiprocessing's
 # spawn and forkserver workers would run each again (and so start the run again).
 SIMULATE = """\
