@@ -32,9 +32,10 @@ from pathlib import Path
 from pythons import SUPPORTED, find_python, tag
 
 ROOT = Path(__file__).resolve().parents[1]
-# Not for the matrix: the browser tests, and those that build and install wheels themselves
-# (the extras, one fresh venv each), which `make test` runs once on the main interpreter.
-SUITE = ["tests", "-m", "not browser", "-p", "no:cacheprovider",
+# Not for the matrix: the browser tests, those that build and install wheels themselves (the
+# extras, one fresh venv each), which `make test` runs once on the main interpreter, and those
+# of the repository's own Makefile installs (marker checkout), which need its cardlab/.
+SUITE = ["tests", "-m", "not browser and not checkout", "-p", "no:cacheprovider",
          "--ignore", "tests/test_extras.py", "--ignore", "tests/browser"]
 PLAYS = [("whot", "1"), ("bobs-hat", "2"), ("teds-game", "3")]
 
@@ -59,11 +60,14 @@ def tree_without_package(into: Path) -> Path:
                             cwd=ROOT, capture_output=True, check=True, timeout=60).stdout
     shutil.rmtree(into, ignore_errors=True)
     for name in sorted(set(listed.decode().split("\0")) - {""}):
-        source = ROOT / name
-        if name.startswith("cardlab/") or not source.is_file():
+        source, target = ROOT / name, into / name
+        if name.startswith("cardlab/"):
             continue
-        (into / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, into / name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():  # a link to a folder (replays/ is cardlab/examples/): its files
+            shutil.copytree(source, target)
+        elif source.is_file():
+            shutil.copy2(source, target)
     return into
 
 

@@ -351,6 +351,7 @@ def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_pa
     assert not [n for n in names if ".data/" in n]  # all of it in purelib
 
 
+@pytest.mark.checkout
 def test_the_installs_of_make_share_one_kernel_build(tmp_path) -> None:
     # From nothing, `make lab` and `make test` build the kernel once: one install runs the build
     # hook (an editable install in place), and each of the others skips it (CARDLAB_PURE=1).

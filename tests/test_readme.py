@@ -19,6 +19,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -58,6 +60,7 @@ def _lab_command(*make_args: str) -> str:
     return next(line for line in out.splitlines() if "jupyter lab" in line)
 
 
+@pytest.mark.checkout
 def test_make_lab_opens_the_walkthrough_at_the_repository_root():
     command = _lab_command()
     assert f'"--ServerApp.root_dir={ROOT}"' in command
@@ -65,6 +68,7 @@ def test_make_lab_opens_the_walkthrough_at_the_repository_root():
     assert (ROOT / "notebooks" / "01-norwegian-walkthrough.ipynb").exists()
 
 
+@pytest.mark.checkout
 def test_the_url_make_lab_prints_opens_the_walkthrough(tmp_path):
     """With --no-browser, the URL JupyterLab prints is the walkthrough's, not the Launcher's:
     the command ``make lab`` runs is started (this test's Python as the venv), its printed
