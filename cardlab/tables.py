@@ -34,18 +34,33 @@ from .replay import LinePath, Replay
 
 class Table:
     """Rows (dicts) with their columns in order; ``index`` names the column shown first, in
-    bold, as a frame's index is.
+    bold, as a frame's index is, or gives one label per row (a column without a name).
 
     Rows may be dicts, or sequences in the order of ``columns`` (which they then need).
 
     >>> t = Table([("a", 1.234), ("b", 2.0)], columns=["name", "value"], index="name")
     >>> t.round(1).tolist(), t.column("value"), len(t)
     ([['a', 1.2], ['b', 2.0]], [1.234, 2.0], 2)
+    >>> print(Table([{"red": 2}, {"red": 0, "blue": 1}], index=["Ann", "Bo"]))
+         red  blue
+    Ann  2
+    Bo   0    1
     """
 
     def __init__(self, rows: Iterable[Mapping[str, Any] | Sequence[Any]],
-                 columns: Sequence[str] | None = None, index: str | None = None) -> None:
+                 columns: Sequence[str] | None = None,
+                 index: str | Sequence[Any] | None = None) -> None:
         listed = list(rows)
+        if index is not None and not isinstance(index, str):
+            labels = list(index)
+            if len(labels) != len(listed):
+                raise CardlabError(f"{len(labels)} index label(s) for {len(listed)} row(s)")
+            if columns is None and not all(isinstance(row, Mapping) for row in listed):
+                raise CardlabError("a table of sequences needs columns= to name them")
+            named = [self._pair(columns or (), row) for row in listed]
+            listed = [{"": label, **row} for label, row in zip(labels, named, strict=True)]
+            columns = None if columns is None else ["", *columns]
+            index = ""
         if columns is None:
             names: dict[str, None] = {}
             for row in listed:
@@ -62,10 +77,16 @@ class Table:
         self.index = index
 
     def _zip(self, row: Sequence[Any]) -> dict[str, Any]:
-        if len(row) != len(self.columns):
+        return self._pair(self.columns, row)
+
+    @staticmethod
+    def _pair(columns: Sequence[str], row: Mapping[str, Any] | Sequence[Any]) -> dict[str, Any]:
+        if isinstance(row, Mapping):
+            return dict(row)
+        if len(row) != len(columns):
             raise CardlabError(f"a row of {len(row)} value(s) in a table of "
-                               f"{len(self.columns)} column(s): {', '.join(self.columns)}")
-        return dict(zip(self.columns, row, strict=True))
+                               f"{len(columns)} column(s): {', '.join(columns)}")
+        return dict(zip(columns, row, strict=True))
 
     def _like(self, rows: list[dict[str, Any]], columns: list[str] | None = None) -> Table:
         columns = self.columns if columns is None else columns
