@@ -8,6 +8,9 @@
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
+#   make lite    the classroom site: the lessons as a JupyterLite site that runs offline in the
+#                browser, into lite/_output/ (needs CPython >= 3.12: LITE_PYTHON=...; npm)
+#   make lite-serve  serve lite/_output on http://127.0.0.1:8123/ (LITE_PORT=...)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
 
@@ -37,7 +40,8 @@ NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoint
 NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts clean distclean
+.PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts lite lite-serve \
+	clean distclean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -86,15 +90,21 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test
 	$(PY) -m mypy
 
+# The classroom site's browser test (marker lite) runs when the site is built (make lite);
+# without it the test is deselected here, and the run says so. A -m in PYTEST_ARGS comes
+# later on the command line, and pytest keeps the last -m.
+LITE_SITE := lite/_output/index.html
+LITE_MARK := $(if $(wildcard $(LITE_SITE)),,-m "not lite")
 pytest: $(VENV)/.stamp-test
+	@$(if $(LITE_MARK),echo "(no $(LITE_SITE): the classroom site's test is left out; make lite builds it)";)
 	@nb="$$(if [ -d notebooks ]; then $(NBVAL_FIND) | sort | tr '\n' ' '; fi)"; \
 	if [ -n "$$nb" ]; then \
-		echo "$(PY) -m pytest tests $(NBVAL_ARGS) $$nb$(PYTEST_ARGS)"; \
-		$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(PYTEST_ARGS); \
+		echo "$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(LITE_MARK) $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(LITE_MARK) $(PYTEST_ARGS); \
 	else \
 		echo "(no notebook left for nbval: skipping it)"; \
-		echo "$(PY) -m pytest tests $(PYTEST_ARGS)"; \
-		$(PY) -m pytest tests $(PYTEST_ARGS); \
+		echo "$(PY) -m pytest tests $(LITE_MARK) $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(LITE_MARK) $(PYTEST_ARGS); \
 	fi
 
 # The notebooks `make test` gives nbval, one a line (tests/test_notebooks.py reads this).
@@ -120,10 +130,36 @@ handouts: $(VENV)/.stamp-notebook
 	$(PY) -m cardlab.lessons.handouts --out $(HANDOUTS) $(sort $(wildcard notebooks/1?-*.ipynb)) \
 		$(foreach q,$(HANDOUT_QUIZ),--quiz $(q))
 
+# --- the classroom site (docs/classroom.md) -------------------------------------------
+# Its build tools need CPython >= 3.12 (pyodide-lock): the first of these that is one, or
+# LITE_PYTHON=/path/to/python3.12. lite/build.py pins everything else (lite/*.txt).
+LITE_VENV := lite/.venv
+LITE_PY   := $(LITE_VENV)/bin/python
+LITE_PORT ?= 8123
+LITE_CANDIDATES := python3.14 python3.13 python3.12 python3 \
+	$(wildcard $(shell pyenv root 2>/dev/null)/versions/3.1[2-9]*/bin/python3)
+LITE_PYTHON ?= $(firstword $(foreach p,$(LITE_CANDIDATES),$(shell $(p) -c \
+	'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && echo $(p))))
+
+$(LITE_PY):
+	@[ -n "$(LITE_PYTHON)" ] || { echo "make lite needs CPython 3.12 or newer:" \
+		"make lite LITE_PYTHON=/path/to/python3.12" >&2; exit 2; }
+	$(LITE_PYTHON) -m venv $(LITE_VENV)
+
+$(LITE_VENV)/.stamp-lite: lite/requirements.txt | $(LITE_PY)
+	$(LITE_PY) -m pip install --progress-bar off -q -r lite/requirements.txt
+	touch $@
+
+lite: $(LITE_VENV)/.stamp-lite
+	$(LITE_PY) lite/build.py
+
+lite-serve:
+	$(PYTHON) lite/serve.py --port $(LITE_PORT)
+
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache lite/.build lite/_output
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Also the compiled kernel (cardlab/*.so), which the next install builds again.
 distclean: clean
-	rm -rf $(VENV) cardlab/*.so
+	rm -rf $(VENV) cardlab/*.so $(LITE_VENV) lite/.downloads
