@@ -33,7 +33,7 @@ else
 ROOT_ARGS :=
 endif
 
-LINT_PATHS := $(wildcard cardlab tests benchmarks setup.py)
+LINT_PATHS := $(wildcard cardlab tests benchmarks lite/*.py setup.py)
 NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
 # Notebooks to run with nbval (none is fine): all but those whose metadata names the test that
 # executes and checks them, "cardlab": {"executed_by": ...} (tests/notebooks.py): they run once.
