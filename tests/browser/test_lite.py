@@ -3,9 +3,10 @@
 lite/_output is served on 127.0.0.1 (lite/serve.py) and Chromium aborts every request that
 goes anywhere else, so what runs is only what the site holds: JupyterLite, Pyodide's kernel,
 cardlab's pure wheel and the wheels it needs. Each lesson runs all its cells in the Pyodide
-kernel with no error; then, in the first lesson, the viewer steps with the keys, an exercise
-checks an answer, "what if" plays a branch (the bots finish the hand in the browser's kernel)
-and the advisor evaluates a decision. The cold start (a browser that has never seen the site)
+kernel with no error (and so does the walkthrough, charts and all); then, in the first
+lesson, the viewer steps with the keys, an exercise checks an answer, "what if" plays a
+branch (the bots finish the hand in the browser's kernel) and the advisor evaluates a
+decision. The cold start (a browser that has never seen the site)
 and the warm one (the same browser again) are recorded, never asserted
 (benchmarks/lite_start.py holds the figures to reach).
 
@@ -25,11 +26,13 @@ import harness
 import pytest
 import views
 
-pytestmark = [pytest.mark.browser, pytest.mark.lite]
+# a test waits for Pyodide: more than the usual bound on a loaded machine (pyproject.toml)
+pytestmark = [pytest.mark.browser, pytest.mark.lite, pytest.mark.timeout(600)]
 
 SITE = harness.ROOT / "lite" / "_output"
 LESSONS = ("10-following-suit.ipynb", "11-bobs-hat-lesson.ipynb", "12-teds-game-lesson.ipynb",
            "13-whot-lesson.ipynb")
+WALKTHROUGH = "01-norwegian-walkthrough.ipynb"  # on the site too, with its charts
 VIEWER = ".cardlab-viewer"
 RUN_TIMEOUT = 300_000  # ms: a lesson's cells in Pyodide, on a loaded machine
 
@@ -114,7 +117,7 @@ def test_cold_and_warm_start(chromium: Any, site: str, record_property: Any) -> 
     print(f"classroom site: first viewer {cold:.1f} s cold, {warm:.1f} s warm")
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lesson", [WALKTHROUGH, *LESSONS])
 def test_each_lesson_runs_all_its_cells_in_the_browser(browser: Browser, lesson: str,
                                                        record_property: Any) -> None:
     page, first = browser.open(lesson)
