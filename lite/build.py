@@ -12,6 +12,10 @@ the package registries alone, it assembles a staging folder, lite/.build/, and r
   (``loadPyodideOptions.packages``: PRELOAD) with nothing fetched from outside the site;
 - ``files/``: the walkthrough and the lessons (``notebooks/``) and the example replays.
 
+lite/jupyter-lite.json is the site's settings: no PyPI fallback (``disablePyPIFallback``: a
+package the site lacks fails at once, offline or not), and ``exposeAppInBrowser`` (the page's
+``window.jupyterapp``, which tests/browser/test_lite.py and benchmarks/lite_start.py drive).
+
 Everything is pinned (the versions here and in the .txt files) and every file in the site
 carries the time of the checkout's last commit, so the same checkout builds the same site.
 Downloads are kept in lite/.downloads/ for the next build.
