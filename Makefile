@@ -4,7 +4,8 @@
 #
 #   make lab     JupyterLab at the repository root, on the walkthrough notebook
 #                (LAB_ARGS="--port 9999 --no-browser" to pass options)
-#   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes)
+#   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes;
+#                the classroom site's browser test once `make lite` has built the site)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
