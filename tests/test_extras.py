@@ -177,10 +177,13 @@ def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path, rec
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
+    # (without PYTHONPATH: a checkout on it would count as cardlab installed already)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(CARDLAB_PURE="1", PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
     start = time.monotonic()
     target = f"{wheel}[{extra}]" if extra else str(wheel)
     done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--progress-bar", "off",
-                           target], capture_output=True, text=True, timeout=900)
+                           target], capture_output=True, text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     record_property("install_seconds", round(time.monotonic() - start, 1))
     print(f"[{extra or 'no extra'}] installed in {time.monotonic() - start:.1f} s")
@@ -188,8 +191,6 @@ def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path, rec
     work.mkdir()
     (work / "widgets.py").write_text(WIDGETS_USE, encoding="utf-8")
     (work / "check.py").write_text(CASES[extra], encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(CARDLAB_PURE="1", PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
     ran = subprocess.run([str(python), "check.py"], cwd=work, env=env, capture_output=True,
                          text=True, timeout=600)
     assert ran.returncode == 0 and ran.stdout.strip().endswith("ok"), ran.stderr[-3000:]
