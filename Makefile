@@ -10,7 +10,7 @@
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
 #   make lite    the classroom site: the lessons as a JupyterLite site that runs offline in the
-#                browser, into lite/_output/ (needs CPython >= 3.12: LITE_PYTHON=...; npm)
+#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm)
 #   make lite-serve  serve lite/_output on http://127.0.0.1:8123/ (LITE_PORT=...)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
@@ -132,18 +132,19 @@ handouts: $(VENV)/.stamp-notebook
 		$(foreach q,$(HANDOUT_QUIZ),--quiz $(q))
 
 # --- the classroom site (docs/classroom.md) -------------------------------------------
-# Its build tools need CPython >= 3.12 (pyodide-lock): the first of these that is one, or
-# LITE_PYTHON=/path/to/python3.12. lite/build.py pins everything else (lite/*.txt).
+# Its build tools need CPython >= 3.11 (pkginfo 2): the first of these that is one, or
+# LITE_PYTHON=/path/to/python3.12. lite/build.py pins everything else (lite/*.txt); the site
+# does not depend on which Python builds it.
 LITE_VENV := lite/.venv
 LITE_PY   := $(LITE_VENV)/bin/python
 LITE_PORT ?= 8123
-LITE_CANDIDATES := python3.14 python3.13 python3.12 python3 \
+LITE_CANDIDATES := python3 python3.14 python3.13 python3.12 python3.11 \
 	$(wildcard $(shell pyenv root 2>/dev/null)/versions/3.1[2-9]*/bin/python3)
 LITE_PYTHON ?= $(firstword $(foreach p,$(LITE_CANDIDATES),$(shell $(p) -c \
-	'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && echo $(p))))
+	'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $(p))))
 
 $(LITE_PY):
-	@[ -n "$(LITE_PYTHON)" ] || { echo "make lite needs CPython 3.12 or newer:" \
+	@[ -n "$(LITE_PYTHON)" ] || { echo "make lite needs CPython 3.11 or newer:" \
 		"make lite LITE_PYTHON=/path/to/python3.12" >&2; exit 2; }
 	$(LITE_PYTHON) -m venv $(LITE_VENV)
 

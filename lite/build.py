@@ -1,6 +1,6 @@
 """Build the classroom site: the lessons as a JupyterLite site that runs offline in a browser.
 
-Run by ``make lite`` with lite/.venv's Python (CPython >= 3.12, lite/requirements.txt). From
+Run by ``make lite`` with lite/.venv's Python (CPython >= 3.11, lite/requirements.txt). From
 the package registries alone, it assembles a staging folder, lite/.build/, and runs
 ``jupyter lite build`` on it into lite/_output/:
 
@@ -115,8 +115,9 @@ def sha256(path: Path) -> str:
 def stage_pyodide(static: Path, added: list[Path]) -> None:
     """Pyodide's core into static/pyodide, with the locked packages' wheels beside it, and the
     ``added`` wheels too, each made an entry of the lockfile."""
-    with tarfile.open(pyodide_core()) as tar:
-        tar.extractall(STAGE / "npm", filter="data")
+    with tarfile.open(pyodide_core()) as tar:  # the "data" filter where tarfile has it
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(STAGE / "npm", **safe)
     shutil.copytree(STAGE / "npm" / "package", static)
     lock_path = static / "pyodide-lock.json"
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
@@ -213,8 +214,8 @@ def labextensions() -> None:
 
 def build() -> None:
     start = time.monotonic()
-    if sys.version_info < (3, 12):
-        raise SystemExit("lite/build.py needs CPython 3.12 or newer (see lite/requirements.txt)")
+    if sys.version_info < (3, 11):
+        raise SystemExit("lite/build.py needs CPython 3.11 or newer (see lite/requirements.txt)")
     stamp = epoch()
     shutil.rmtree(STAGE, ignore_errors=True)
     shutil.rmtree(OUTPUT, ignore_errors=True)
