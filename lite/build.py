@@ -178,7 +178,10 @@ def cardlab_wheel(stamp: int) -> Path:
     out = STAGE / "cardlab-wheel"
     env = {**os.environ, "CARDLAB_PURE": "1", "SOURCE_DATE_EPOCH": str(stamp)}
     log("building cardlab's pure wheel")
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", out, ROOT, env=env)
+    # with lite/.venv's own pinned setuptools and wheel (no isolated build fetching the
+    # newest): the wheel's bytes do not change with the index (CARDLAB_PURE: no mypyc needed)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "-w", out, ROOT, env=env)
     (wheel,) = out.glob("cardlab-*.whl")
     return wheel
 
