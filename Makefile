@@ -4,7 +4,8 @@
 #
 #   make lab     JupyterLab at the repository root, on the walkthrough notebook
 #                (LAB_ARGS="--port 9999 --no-browser" to pass options)
-#   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes)
+#   make test    ruff + mypy + pytest (tests/, and via nbval the notebooks no test executes;
+#                the classroom site's browser test once `make lite` has built the site)
 #   make bench   install the [bench] extra (open-spiel) and run every benchmarks/*.py
 #   make dist    the sdist, a manylinux wheel for each of CPython 3.10-3.13 found (PYTHONS="3.10
 #                3.13" to choose) and the pure py3-none-any wheel, in dist/ (scripts/dist.py)
@@ -12,6 +13,9 @@
 #                outside the repository and the suite without the browser tests
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
+#   make lite    the classroom site: the lessons as a JupyterLite site that runs offline in the
+#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm)
+#   make lite-serve  serve lite/_output on http://127.0.0.1:8123/ (LITE_PORT=...)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
 
@@ -34,7 +38,7 @@ else
 ROOT_ARGS :=
 endif
 
-LINT_PATHS := $(wildcard cardlab tests benchmarks scripts setup.py)
+LINT_PATHS := $(wildcard cardlab tests benchmarks scripts lite/*.py setup.py)
 NOTEBOOKS_FIND := find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*'
 # Notebooks to run with nbval (none is fine): all but those whose metadata names the test that
 # executes and checks them, "cardlab": {"executed_by": ...} (tests/notebooks.py): they run once.
@@ -42,6 +46,7 @@ NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
 .PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts dist test-matrix \
+	lite lite-serve \
 	clean distclean
 
 help:
@@ -106,15 +111,21 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test
 	$(PY) -m mypy
 
+# The classroom site's browser test (marker lite) runs when the site is built (make lite);
+# without it the test is deselected here, and the run says so. A -m in PYTEST_ARGS comes
+# later on the command line, and pytest keeps the last -m.
+LITE_SITE := lite/_output/index.html
+LITE_MARK := $(if $(wildcard $(LITE_SITE)),,-m "not lite")
 pytest: $(VENV)/.stamp-test
+	@$(if $(LITE_MARK),echo "(no $(LITE_SITE): the classroom site's test is left out; make lite builds it)";)
 	@nb="$$(if [ -d notebooks ]; then $(NBVAL_FIND) | sort | tr '\n' ' '; fi)"; \
 	if [ -n "$$nb" ]; then \
-		echo "$(PY) -m pytest tests $(NBVAL_ARGS) $$nb$(PYTEST_ARGS)"; \
-		$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(PYTEST_ARGS); \
+		echo "$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(LITE_MARK) $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(NBVAL_ARGS) $$nb $(LITE_MARK) $(PYTEST_ARGS); \
 	else \
 		echo "(no notebook left for nbval: skipping it)"; \
-		echo "$(PY) -m pytest tests $(PYTEST_ARGS)"; \
-		$(PY) -m pytest tests $(PYTEST_ARGS); \
+		echo "$(PY) -m pytest tests $(LITE_MARK) $(PYTEST_ARGS)"; \
+		$(PY) -m pytest tests $(LITE_MARK) $(PYTEST_ARGS); \
 	fi
 
 # The notebooks `make test` gives nbval, one a line (tests/test_notebooks.py reads this).
@@ -147,11 +158,38 @@ dist: $(VENV)/.stamp-dist
 test-matrix: dist
 	$(PY) scripts/matrix.py --python $(PYTHONS)
 
+# --- the classroom site (docs/classroom.md) -------------------------------------------
+# Its build tools need CPython >= 3.11 (pkginfo 2): the first of these that is one, or
+# LITE_PYTHON=/path/to/python3.12. lite/build.py pins everything else (lite/*.txt); the site
+# does not depend on which Python builds it.
+LITE_VENV := lite/.venv
+LITE_PY   := $(LITE_VENV)/bin/python
+LITE_PORT ?= 8123
+LITE_CANDIDATES := python3 python3.14 python3.13 python3.12 python3.11 \
+	$(wildcard $(shell pyenv root 2>/dev/null)/versions/3.1[2-9]*/bin/python3)
+LITE_PYTHON ?= $(firstword $(foreach p,$(LITE_CANDIDATES),$(shell $(p) -c \
+	'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $(p))))
+
+$(LITE_PY):
+	@[ -n "$(LITE_PYTHON)" ] || { echo "make lite needs CPython 3.11 or newer:" \
+		"make lite LITE_PYTHON=/path/to/python3.12" >&2; exit 2; }
+	$(LITE_PYTHON) -m venv $(LITE_VENV)
+
+$(LITE_VENV)/.stamp-lite: lite/requirements.txt | $(LITE_PY)
+	$(LITE_PY) -m pip install --progress-bar off -q -r lite/requirements.txt
+	touch $@
+
+lite: $(LITE_VENV)/.stamp-lite
+	$(LITE_PY) lite/build.py
+
+lite-serve:
+	$(PYTHON) lite/serve.py --port $(LITE_PORT)
+
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache lite/.build lite/_output
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Also the compiled kernel (cardlab/*.so), which the next install builds again.
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(LITE_VENV) lite/.downloads
 	find cardlab -name "*.so" -delete

@@ -1,6 +1,7 @@
 """cardlab: step through, record, teach and analyse card games in JupyterLab."""
 
 import os
+import sys
 import warnings
 from typing import Any
 
@@ -26,7 +27,10 @@ from .loader import EXAMPLE, example_names, load, loads
 from .replay import Replay
 from .table import Table, new_game
 
-if not kernel.COMPILED and os.environ.get("CARDLAB_PURE") != "1":
+# In a browser's Python (Pyodide: the classroom site, docs/classroom.md) no compiled kernel
+# can exist: the pure one is what is meant there, as CARDLAB_PURE=1 says elsewhere.
+if not kernel.COMPILED and os.environ.get("CARDLAB_PURE") != "1" and \
+        sys.platform != "emscripten":
     warnings.warn("cardlab's kernel is not compiled here, so the engine runs as plain Python: "
                   "the same results, about 1.6x slower (a compiled wheel for this Python and "
                   "platform fixes it; CARDLAB_PURE=1 says the pure kernel is meant)",

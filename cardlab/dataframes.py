@@ -17,7 +17,9 @@ is the game's hand number (1, 2, ...; a redealt hand keeps its number) and ``han
 the 0-based index into ``replay.hands``.
 
 pandas is imported lazily, so ``import cardlab`` stays light; without it these functions raise
-:class:`MissingExtraError` naming the pip command. :func:`positions` needs no pandas.
+:class:`MissingExtraError` naming the pip command (and that the browser classroom, which has no
+pandas, has :mod:`cardlab.tables`). :func:`positions` and each ``*_rows`` function (the rows of
+a frame as plain dicts) need no pandas.
 
 >>> import cardlab
 >>> from cardlab.bots import make_bot
@@ -57,6 +59,11 @@ EXTRAS: dict[str, str] = {
 }
 
 
+#: What the JupyterLite classroom site (docs/classroom.md) cannot have: no pure wheel of it
+#: is on the package registries, so its message says what to use there instead.
+NOT_IN_BROWSER = frozenset({"pandas", "numpy", "pyarrow"})
+
+
 def require(module: str, extra: str | None = None) -> ModuleType:
     """Import an optional dependency, or raise :class:`MissingExtraError` saying which extra
     to install (``extra``, else the one that brings the module: :data:`EXTRAS`).
@@ -70,10 +77,14 @@ installed: No module named 'no_such_module_here'); install it with: pip install 
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        which = extra or EXTRAS.get(module.split(".")[0], "widgets")
+        top = module.split(".")[0]
+        which = extra or EXTRAS.get(top, "widgets")
+        browser = (f"; the classroom site in the browser (JupyterLite) has no {top}: "
+                   "cardlab.tables gives the same rows as plain tables"
+                   if top in NOT_IN_BROWSER else "")
         raise MissingExtraError(
             f"{module} is needed for this (it is not installed: {err}); install it with: "
-            f"pip install 'cardlab[{which}]'") from None
+            f"pip install 'cardlab[{which}]'{browser}") from None
 
 
 # -- walking a line ------------------------------------------------------------------------
@@ -224,15 +235,26 @@ def _pd() -> Any:
     return require("pandas")
 
 
-def hand_results(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
-    """Long frame: one row per hand and seat — hand, seat, score, total, ended."""
-    pd = _pd()
+HAND_COLUMNS = ["hand", "hand_index", "seat", "score", "total", "ended"]
+COMPONENT_COLUMNS = ["hand", "seat", "component", "points"]
+BID_COLUMNS = ["hand", "seat", "bid", "made"]
+
+
+def hand_result_rows(replay: Replay, hand: int | None = None,
+                     path: LinePath = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`hand_results` as plain dicts (no pandas needed)."""
     rows = []
     for res in hand_results_list(replay, hand, path):
         for s, name in enumerate(replay.seats):
             rows.append({"hand": res.number, "hand_index": res.hand_index, "seat": name,
                          "score": res.scores[s], "total": res.totals[s], "ended": res.ended})
-    return pd.DataFrame(rows, columns=["hand", "hand_index", "seat", "score", "total", "ended"])
+    return rows
+
+
+def hand_results(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
+    """Long frame: one row per hand and seat — hand, seat, score, total, ended."""
+    pd = _pd()
+    return pd.DataFrame(hand_result_rows(replay, hand, path), columns=HAND_COLUMNS)
 
 
 def sheet_rows(replay: Replay, hand: int | None = None, path: LinePath = (),
@@ -318,14 +340,18 @@ def score_components(replay: Replay) -> Any:
     Hat? they are ``bids`` (made and failed bids), ``hat`` (Bob's Hat) and ``renege`` (the
     penalty); other games have one ``score`` component.
     """
-    pd = _pd()
+    return _pd().DataFrame(component_rows(replay), columns=COMPONENT_COLUMNS)
+
+
+def component_rows(replay: Replay) -> list[dict[str, Any]]:
+    """The rows of :func:`score_components` as plain dicts (no pandas needed)."""
     rows = []
     for res in hand_results_list(replay):
         for name, parts in zip(replay.seats, res.parts.components, strict=True):
             for component, points in parts.items():
                 rows.append({"hand": res.number, "seat": name, "component": component,
                              "points": points})
-    return pd.DataFrame(rows, columns=["hand", "seat", "component", "points"])
+    return rows
 
 
 def bid_results(replay: Replay) -> Any:
@@ -335,7 +361,11 @@ def bid_results(replay: Replay) -> Any:
     each bid's points (a made bid scores points, a failed one loses them), Ted's Game by
     comparing the bid with the tricks won (made means exactly).
     """
-    pd = _pd()
+    return _pd().DataFrame(bid_result_rows(replay), columns=BID_COLUMNS)
+
+
+def bid_result_rows(replay: Replay) -> list[dict[str, Any]]:
+    """The rows of :func:`bid_results` as plain dicts (no pandas needed)."""
     rows = []
     for res in hand_results_list(replay):
         if not res.ended:
@@ -343,7 +373,7 @@ def bid_results(replay: Replay) -> Any:
         for name, bids in zip(replay.seats, res.parts.bids, strict=True):
             for word, made in bids:
                 rows.append({"hand": res.number, "seat": name, "bid": word, "made": made})
-    return pd.DataFrame(rows, columns=["hand", "seat", "bid", "made"])
+    return rows
 
 
 # -- per card, per trick, per step ----------------------------------------------------------
@@ -438,7 +468,12 @@ def plays(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
 def tricks(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
     """One row per completed trick: hand, trick, leader, winner, winning card, reason, cards,
     and (Bob's Hat) who holds the hat after it."""
-    pd = _pd()
+    return _pd().DataFrame(trick_rows(replay, hand, path))
+
+
+def trick_rows(replay: Replay, hand: int | None = None,
+               path: LinePath = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`tricks` as plain dicts (no pandas needed)."""
     rows = []
     seen = 0
     for st in walk(replay, hand, path):
@@ -459,14 +494,19 @@ def tricks(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
                 holder = pos["hat"]["holder"]
                 row["hat_holder"] = None if holder is None else replay.seats[holder]
             rows.append(row)
-    return pd.DataFrame(rows)
+    return rows
 
 
 def steps(replay: Replay, lang: str = "en", hand: int | None = None,
           path: LinePath = ()) -> Any:
     """One row per step: step, hand, hand_index, index, seat (who acted), action, verb,
     phase, to_act (who acts next), trick (number of the trick in play), note (in ``lang``)."""
-    pd = _pd()
+    return _pd().DataFrame(step_rows(replay, lang, hand, path))
+
+
+def step_rows(replay: Replay, lang: str = "en", hand: int | None = None,
+              path: LinePath = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`steps` as plain dicts (no pandas needed)."""
     rows = []
     for st in walk(replay, hand, path):
         pos = st.state.snapshot(None)
@@ -485,13 +525,18 @@ def steps(replay: Replay, lang: str = "en", hand: int | None = None,
         if "tricks" in pos:
             row["trick"] = len(pos["tricks"]) + (1 if pos["trick"]["cards"] else 0)
         rows.append(row)
-    return pd.DataFrame(rows)
+    return rows
 
 
 def seat_steps(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
     """One row per step and seat: step, hand, seat, held (cards in hand), taken (cards or
     tricks taken this hand), hand_score, total, to_act, and hat (holds Bob's Hat)."""
-    pd = _pd()
+    return _pd().DataFrame(seat_step_rows(replay, hand, path))
+
+
+def seat_step_rows(replay: Replay, hand: int | None = None,
+                   path: LinePath = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`seat_steps` as plain dicts (no pandas needed)."""
     rows = []
     for st in walk(replay, hand, path):
         pos = st.state.snapshot(None)
@@ -510,12 +555,14 @@ def seat_steps(replay: Replay, hand: int | None = None, path: LinePath = ()) -> 
                 "total": totals[s], "to_act": pos.get("to_act") == s,
                 "hat": holder == s,
             })
-    return pd.DataFrame(rows)
+    return rows
 
 
 __all__ = [
     "MissingExtraError", "require", "walk", "positions", "note_text",
     "HandResult", "hand_results_list", "hand_results", "sheet_lines", "sheet_rows",
     "score_sheet", "styled_sheet", "score_components", "bid_results", "card_facts",
-    "play_rows", "plays", "tricks", "steps", "seat_steps",
+    "play_rows", "plays", "tricks", "steps", "seat_steps", "hand_result_rows",
+    "component_rows", "bid_result_rows", "trick_rows", "step_rows", "seat_step_rows",
+    "HAND_COLUMNS", "COMPONENT_COLUMNS", "BID_COLUMNS",
 ]

@@ -210,6 +210,7 @@ class PureKernelWarning(UserWarning):
 
     Said once, on ``import cardlab``. Silence it with
     ``warnings.filterwarnings("ignore", category=cardlab.PureKernelWarning)``, or set
-    ``CARDLAB_PURE=1`` to say the pure kernel is meant (as in a browser's Python).
+    ``CARDLAB_PURE=1`` to say the pure kernel is meant. Never said in a browser's Python
+    (Pyodide: ``sys.platform == "emscripten"``), where no compiled kernel can exist.
     """
 

@@ -53,21 +53,21 @@ def test_no_lesson_cell_holds_test_code():
 @pytest.fixture(scope="module")
 def following() -> notebooks.Run:
     return notebooks.execute(FOLLOWING, {
-        "trick1": "trick1[['seat', 'card', 'suit', 'won', 'reason']].values.tolist()",
+        "trick1": "trick1.select('seat', 'card', 'suit', 'won', 'reason').tolist()",
         "follow": """{'pos': {k: kathrine[k] for k in ('to_act', 'legal', 'hands', 'trick')},
                        'trump': kathrine['trump']}""",
         "refusal": "refusal",
-        "trick2": f"""{{'rows': trick2[['seat', 'card', 'suit', 'won']].values.tolist(),
+        "trick2": f"""{{'rows': trick2.select('seat', 'card', 'suit', 'won').tolist(),
                        'remo': {AT}(review, 1, 10)['hands'][1],
                        'trump': {AT}(review, 1, 10)['trump']}}""",
-        "trump": f"""{{'rows': trick4[['seat', 'card', 'suit', 'won', 'reason']].values.tolist(),
+        "trump": f"""{{'rows': trick4.select('seat', 'card', 'suit', 'won', 'reason').tolist(),
                       'brad': {AT}(review, 1, 19)['hands'][3], 'note': trick4_view.note_text(),
                       'shown': trick4_view.trick_cards()}}""",
-        "why": "winners[['trick', 'reason']].values.tolist()",
-        "teds": """{'rows': ruff[['seat', 'card', 'suit', 'won', 'trump']].values.tolist(),
+        "why": "winners.select('trick', 'reason').tolist()",
+        "teds": """{'rows': ruff.select('seat', 'card', 'suit', 'won', 'trump').tolist(),
                      'shown': teds_viewer.trick_cards(), 'hand': int(hand), 'trick': int(trick),
                      'before': (lambda p: {k: p[k] for k in ('to_act', 'hands', 'legal')})(
-                         cardlab.Cursor(teds).goto(int(ruff.step[ruff.won].iloc[0]) - 1)
+                         cardlab.Cursor(teds).goto(ruff.where(won=True)[0]['step'] - 1)
                          .position),
                      'seats': teds.seats}""",
         "ex-winner": exercise_probe("'black3'", "'red20'"),
@@ -156,7 +156,8 @@ def bobs_hat() -> notebooks.Run:
                  "'dealer': review.seats[viewer.position['dealer']]}",
         "hat-moves": "holders",
         "bids1": "bids1",
-        "taken1": "{'taken': end1['taken'], 'over': end1['hand_over']}",
+        "taken1": "{'taken': end1['taken'], 'over': end1['hand_over'], "
+                  "'shown': taken1.select('', 'blue', 'red').tolist()}",
         "score1": "{'res': end_of_hand1.frame()['res'], 'parts': parts1}",
         "bids2": "{'bids': bids2, 'dealer': review.seats[hand2.position['dealer']]}",
         "end2": "{'taken': end2['taken'], 'parts': end2['score_parts'], 'over': end2['hand_over']}",
@@ -196,6 +197,9 @@ def test_bobs_hat_ties_fail(bobs_hat):
     assert (t["blue"], b["blue"], k["blue"]) == (4, 4, 0)
     assert (b["black"], r["black"]) == (2, 2) and (b["red"], r["red"]) == (6, 2)
     assert most(taken, "blue") == most(taken, "black") == [] and most(taken, "red") == [3]
+    # the table the lesson shows: a row per seat, by name
+    assert end["shown"] == [[seat, t["blue"], t["red"]] for seat, t in
+                            zip(["Tone", "Remo", "Kathrine", "Brad"], taken, strict=True)]
     score = bobs_hat.probes["score1"]
     assert score["parts"] == {"Tone": {"most-blue": -5}, "Remo": {"most-red": -5},
                               "Kathrine": {"most-blue": -5},
@@ -248,7 +252,7 @@ def test_bobs_hat_the_quiz_is_brads_hand_2_unanswered(bobs_hat):
 @pytest.fixture(scope="module")
 def teds_game() -> notebooks.Run:
     return notebooks.execute(TEDS_GAME, {
-        "table": "sheet.values.tolist()",
+        "table": "[row[1:] for row in sheet.tolist()]",
         "cubic": "penalty",
         "zero": "{'zero': zero, 'three': score(3, 3, 10)}",
         "hook": """{'pos': {k: pos[k] for k in ('hand', 'hand_size', 'to_act', 'dealer', 'bids',

@@ -163,10 +163,10 @@ def walkthrough() -> notebooks.Run:
         "cell-14": """{'paths': again.variation_paths(1) == [branch.path],
                        'line': [a.act for a in again.line(1, branch.path)],
                        'main': [a.act for a in replay.line(1, branch.path)]}""",
-        "cell-16": """{'score 1': dataframes.score_sheet(replay).loc[(1, 'score')].tolist(),
-                       'score 2': dataframes.score_sheet(replay).loc[(2, 'score')].tolist(),
-                       'sub-total 2':
-                           dataframes.score_sheet(replay).loc[(2, 'sub-total')].tolist()}""",
+        "cell-16": """{'score 1': _.where(hand=1, line='score').tolist()[0][2:],
+                       'score 2': _.where(hand=2, line='score').tolist()[0][2:],
+                       'sub-total 2': _.where(hand=2, line='sub-total').tolist()[0][2:],
+                       'columns': _.columns}""",
         "cell-19": "{'travels': travels}",
         "cell-23": "{'cards': at_trick4.trick_cards(), 'first': viewer.step}",
     })
@@ -227,6 +227,7 @@ def test_walkthrough_scores_and_the_hats_travels(walkthrough):
     assert sheet["score 1"] == [-5, -5, -5, -15]
     assert sheet["score 2"] == [-10, -5, 21, -10]
     assert sheet["sub-total 2"] == [-15, -10, 16, -25]
+    assert sheet["columns"] == ["hand", "line", "Tone", "Remo", "Kathrine", "Brad"]
     assert walkthrough.probes["cell-19"]["travels"] == ["Tone", "Brad", "Remo", "Brad", "Brad"]
     # the notebook ends at the start of trick 4 on the main line, for whoever clicks next,
     # in a viewer of its own: the first still stands where its cell put it

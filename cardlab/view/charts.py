@@ -159,18 +159,19 @@ def score_evolution(replay: Replay, hand: int | None = None, path: LinePath = ()
 def score_components(replay: Replay) -> Any:
     """Points per hand and player, split into components (Bob's Hat: bids, hat, renege)."""
     go = _go()
-    df = dataframes.score_components(replay)
+    rows = dataframes.component_rows(replay)
     fig = _figure()
     colours = {"bids": "#1f5fbf", "hat": HAT, "renege": "#999", "score": "#2ca02c"}
-    for component in df["component"].unique():
-        part = df[df["component"] == component]
-        if component == "renege" and not part["points"].any():
+    for component in dict.fromkeys(row["component"] for row in rows):
+        part = [row for row in rows if row["component"] == component]
+        if component == "renege" and not any(row["points"] for row in part):
             continue
-        seats = [label(n) for n in part["seat"]]
-        fig.add_trace(go.Bar(x=[part["hand"].tolist(), seats], y=part["points"].tolist(),
+        hands = [row["hand"] for row in part]
+        seats = [label(row["seat"]) for row in part]
+        fig.add_trace(go.Bar(x=[hands, seats], y=[row["points"] for row in part],
                              name=component, marker_color=colours.get(component),
                              text=[f"{hand_word(replay)} {h}, {n}"
-                                   for h, n in zip(part["hand"], seats, strict=True)],
+                                   for h, n in zip(hands, seats, strict=True)],
                              textposition="none", hovertemplate="%{text}: %{y}"))
     fig.update_layout(barmode="relative")
     return _layout(fig, f"Points per {hand_word(replay)}: where they came from",
@@ -180,11 +181,11 @@ def score_components(replay: Replay) -> Any:
 def bid_success(replay: Replay) -> Any:
     """The share of bids each player made (Bob's Hat: each bid of a hand on its own)."""
     go = _go()
-    df = dataframes.bid_results(replay)
+    rows = dataframes.bid_result_rows(replay)
     rates, texts = [], []
     for name in replay.seats:
-        mine = df[df["seat"] == name]
-        made = int(mine["made"].sum())
+        mine = [row for row in rows if row["seat"] == name]
+        made = sum(1 for row in mine if row["made"])
         rates.append(made / len(mine) if len(mine) else 0.0)
         texts.append(f"{made}/{len(mine)}")
     # the counts above the bars, on the page's background (not on the bar's colour)
@@ -218,13 +219,12 @@ def cards_taken(replay: Replay, hand: int | None = None, path: LinePath = ()) ->
 def hat_travels(replay: Replay, hand: int, path: LinePath = ()) -> Any:
     """Who holds Bob's Hat after each trick of hand ``hand`` (counted from 1)."""
     go = _go()
-    df = dataframes.tricks(replay, hand, path)
-    xs = [0] + df["trick"].tolist()
+    rows = dataframes.trick_rows(replay, hand, path)
+    xs = [0] + [row["trick"] for row in rows]
     nobody = "(nobody)"
-    ys = [nobody] + [label(h) if isinstance(h, str) else nobody
-                     for h in df.get("hat_holder", [])]
-    texts = [""] + [f"{label(w)} takes {label(c)}"
-                    for w, c in zip(df["winner"], df["cards"], strict=True)]
+    ys = [nobody] + [label(h) if isinstance(h := row.get("hat_holder"), str) else nobody
+                     for row in rows]
+    texts = [""] + [f"{label(row['winner'])} takes {label(row['cards'])}" for row in rows]
     fig = _figure(go.Scatter(x=xs, y=ys, mode="lines+markers", line_shape="hv",
                                text=texts, hovertemplate="after trick %{x}: %{y}<br>%{text}",
                                marker={"size": 10, "color": HAT}, name="hat"))
@@ -237,15 +237,17 @@ def cards_in_hand(replay: Replay, hand: int | None = None, path: LinePath = ()) 
     """Cards each player holds over the turns of the game, or of hand ``hand`` (counted from
     1; Whot; works for any game)."""
     go = _go()
-    df = dataframes.seat_steps(replay, hand, path)
+    rows = dataframes.seat_step_rows(replay, hand, path)
     fig = _figure()
     for s, name in enumerate(replay.seats):
-        mine = df[df["seat"] == name]
-        fig.add_trace(go.Scatter(x=mine["step"].tolist(), y=mine["held"].tolist(),
+        mine = [row for row in rows if row["seat"] == name]
+        fig.add_trace(go.Scatter(x=[row["step"] for row in mine],
+                                 y=[row["held"] for row in mine],
                                  mode="lines", name=label(name), line_shape="hv",
                                  line={"color": PALETTE[s % len(PALETTE)]}))
-    starts = df[(df["index"] == 0) & (df["seat"] == replay.seats[0])]
-    for step, number in zip(starts["step"], starts["hand"], strict=True):
+    starts = [(row["step"], row["hand"]) for row in rows
+              if row["index"] == 0 and row["seat"] == replay.seats[0]]
+    for step, number in starts:
         fig.add_vline(x=step, line={"color": "#bbb", "dash": "dot"})
         fig.add_annotation(x=step, y=1, yref="paper", text=f"{hand_word(replay)} {number}",
                            showarrow=False, xanchor="left", font={"size": 10})
