@@ -212,11 +212,14 @@ def test_ctrl_c_stops_the_analysis_with_exit_130_no_traceback_and_no_file(tmp_pa
     table.play([make_bot("heuristic", "bobs-hat", seed=s) for s in range(4)])
     table.save(tmp_path / "game.json")
     env = {**os.environ, "PYTHONPATH": CARDLAB_PATH}
-    # its own process group, as a terminal's foreground job: Ctrl-C reaches every process
+    # its own process group, as a terminal's foreground job: Ctrl-C reaches every process.
+    # As in a terminal, Ctrl-C is not ignored, even when this suite runs as a background job
+    # (whose children inherit SIGINT ignored, and Python then leaves it so).
     proc = subprocess.Popen([sys.executable, "-m", "cardlab", "analyse", "game.json",
                              "--rollouts", "2000", "--workers", workers, "-o", "out.json"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stderr is not None
     seen = b""
     while b"1/" not in seen:  # a decision is done: the workers are at work
