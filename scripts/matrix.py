@@ -140,11 +140,12 @@ def check(version: str, dist: Path, scratch: Path) -> str:
     suite = subprocess.run([str(bin_ / "pytest"), *SUITE], cwd=tree, env=suite_env,
                            capture_output=True, text=True, timeout=3600)
     summary = (suite.stdout.strip().splitlines() or ["(no output)"])[-1]
+    timings = (f"install {installed:5.0f} s, smoke + pure identical {smoke:4.0f} s, "
+               f"suite {time.monotonic() - start:5.0f} s: {summary}")
     if suite.returncode != 0:
-        raise Failed(f"the suite failed on {version}:\n"
+        raise Failed(f"the suite failed on {version} ({timings}):\n"
                      f"{suite.stdout[-6000:]}{suite.stderr[-2000:]}")
-    return (f"install {installed:5.0f} s, smoke + pure identical {smoke:4.0f} s, "
-            f"suite {time.monotonic() - start:5.0f} s: {summary}")
+    return timings
 
 
 def main(argv: list[str] | None = None) -> int:
