@@ -91,4 +91,8 @@ def test_a_chunk_that_kills_every_worker_is_given_up_on(tmp_path, monkeypatch):
         with pytest.raises(CardlabError, match=r"^games 5 to 6 \(chunk 3\): the workers "
                                                r"playing it died 3 times; giving up$"):
             run("teds-game", scheduler=c, out=tmp_path / "r.parquet")
+        # The nannies restart the workers the chunk killed. A cluster closed while one is
+        # still restarting trips over dask's own join of a process not yet started
+        # ("can only join a started process"): the test's cluster waits for its workers.
+        c.wait_for_workers(2, timeout=120)
     assert list(tmp_path.iterdir()) == []

@@ -8,12 +8,19 @@ same steps (``verdicts.js``).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..dataframes import require
 
-if TYPE_CHECKING:
-    from .exercises import Exercise
+
+class Asked(Protocol):
+    """What a session records of an exercise (:class:`cardlab.lessons.exercises.Exercise`
+    has it): which one it is, its kind, and where in the replay it asks."""
+
+    id: int
+    kind: str
+    hand: int
+    index: int
 
 # The words around a hint, and after it: what a first miss is told.
 HINT = "Hint: "
@@ -87,7 +94,7 @@ class Session:
         self.records: list[dict[str, Any]] = []
         self._seen: set[int] = set()
 
-    def record(self, exercise: Exercise, given: Any, feedback: Feedback) -> None:
+    def record(self, exercise: Asked, given: Any, feedback: Feedback) -> None:
         """Count ``given`` (None: the answer was shown) if it is the exercise's first."""
         if exercise.id in self._seen:
             return
@@ -110,4 +117,4 @@ class Session:
 SESSION = Session()  # the notebook's session, when an exercise is given none
 
 
-__all__ = ["HINT", "SESSION", "SHOWN", "TRY_AGAIN", "Feedback", "Session", "Tries"]
+__all__ = ["HINT", "SESSION", "SHOWN", "TRY_AGAIN", "Asked", "Feedback", "Session", "Tries"]
