@@ -12,6 +12,7 @@ pure build never run it. A wheel whose build fell back holds no library, so it i
 """
 
 import os
+import re
 import sys
 import tempfile
 
@@ -123,4 +124,23 @@ def kernel_extensions() -> list[Extension]:
     return mypyc_extensions()
 
 
-setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# README.md is the long description on a package index, where its links into the repository
+# (docs/install.md, ...) would lead nowhere: the sdist ships no docs/, and no public URL of the
+# repository is known to point them at. So each such link becomes its text and the path.
+RELATIVE_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:|#)([^)\s]+)\)")
+
+
+def long_description(readme: str = "README.md") -> str:
+    with open(readme, encoding="utf-8") as file:
+        text = file.read()
+
+    def unlinked(link: re.Match) -> str:
+        words, path = link.groups()
+        if words == path:
+            return f"`{path}` (in cardlab's repository)"
+        return f"{words} (`{path}` in cardlab's repository)"
+    return RELATIVE_LINK.sub(unlinked, text)
+
+
+setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt},
+      long_description=long_description(), long_description_content_type="text/markdown")
