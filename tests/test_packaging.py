@@ -392,6 +392,11 @@ def _wheel_facts(wheel: Path) -> tuple[list[str], str]:
 def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_path) -> None:
     # A failed compile falls back to the pure kernel: the wheel is then what it holds, a pure
     # py3-none-any wheel, never a platform wheel without its library; the build warns.
+    # An earlier build in the same folder left a module since deleted in build/lib, which
+    # setuptools would pack: the build hook empties that copy first (setup.py, FreshBuildPy).
+    stale = source / "build" / "lib" / "cardlab" / "deleted_since.py"
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_text("GONE = True\n", encoding="utf-8")
     done = _build(source, ["pip", "wheel", "--no-deps", "-v", "-w", str(tmp_path), "."],
                   CC="/bin/false")
     assert "WARNING: cardlab's kernel was not compiled" in done.stdout + done.stderr
@@ -400,6 +405,7 @@ def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_pa
     names, meta = _wheel_facts(wheel)
     assert "Root-Is-Purelib: true" in meta and "Tag: py3-none-any" in meta
     assert "cardlab/kernel.py" in names and not [n for n in names if n.endswith(".so")]
+    assert "cardlab/deleted_since.py" not in names
     assert not [n for n in names if ".data/" in n]  # all of it in purelib
 
 
