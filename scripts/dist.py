@@ -125,9 +125,10 @@ def repack(pure: Path, compiled: Path, out: Path) -> Path:
             entries.append((item, new.read(item)))
         for name in libraries(old.namelist()):
             entries.append((old.getinfo(name), old.read(name)))
-        wheel_info = old.getinfo(old_wheel)
-        wheel_info.filename = f"{dist_info}/WHEEL"
-        entries.append((wheel_info, old.read(old_wheel)))
+        tags_file = old.getinfo(old_wheel)
+        renamed = zipfile.ZipInfo(f"{dist_info}/WHEEL", tags_file.date_time)
+        renamed.external_attr = tags_file.external_attr
+        entries.append((renamed, old.read(tags_file)))
     record = [_record_line(item.filename, data) for item, data in entries]
     record.append(f"{dist_info}/RECORD,,")
     with zipfile.ZipFile(made, "w", zipfile.ZIP_DEFLATED) as archive:
