@@ -154,7 +154,7 @@ def long_description(readme: str = "README.md") -> str:
     def unlinked(link: re.Match) -> str:
         words, path = link.groups()
         if words == path:
-            return f"`{path}` (in cardlab's repository)"
+            return f"`{path}` in cardlab's repository"
         return f"{words} (`{path}` in cardlab's repository)"
     return RELATIVE_LINK.sub(unlinked, text)
 
