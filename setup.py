@@ -12,11 +12,14 @@ pure build never run it. A wheel whose build fell back holds no library, so it i
 """
 
 import os
+import re
+import shutil
 import sys
 import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # One library: a compiled class can only extend a compiled class of its own library (Ted's
 # Game's TedsKernel extends the kernel's TrickKernel), and a call into another library is a
@@ -98,6 +101,21 @@ class OptionalBuildExt(build_ext):
         return list(paths)
 
 
+class FreshBuildPy(build_py):
+    """Copy the package into a build folder emptied of any earlier copy: setuptools packs all
+    that ``build/lib`` holds, and a build in the checkout (``pip wheel .``) reuses it, so a
+    module deleted since an earlier build would otherwise still be in the wheel."""
+
+    def run(self) -> None:
+        for package in self.packages or []:
+            if "." in package:
+                continue
+            earlier = os.path.join(self.build_lib, package)
+            if os.path.isdir(earlier) and not os.path.samefile(earlier, package):
+                shutil.rmtree(earlier)
+        super().run()
+
+
 def mypyc_extensions() -> list[Extension]:
     """The kernel's extensions from mypyc (it translates the sources to C now), or none."""
     try:
@@ -123,4 +141,24 @@ def kernel_extensions() -> list[Extension]:
     return mypyc_extensions()
 
 
-setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# README.md is the long description on a package index, where its links into the repository
+# (docs/install.md, ...) would lead nowhere: the sdist ships no docs/, and no public URL of the
+# repository is known to point them at. So each such link becomes its text and the path.
+RELATIVE_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:|#)([^)\s]+)\)")
+
+
+def long_description(readme: str = "README.md") -> str:
+    with open(readme, encoding="utf-8") as file:
+        text = file.read()
+
+    def unlinked(link: re.Match) -> str:
+        words, path = link.groups()
+        if words == path:
+            return f"`{path}` in cardlab's repository"
+        return f"{words} (`{path}` in cardlab's repository)"
+    return RELATIVE_LINK.sub(unlinked, text)
+
+
+setup(ext_modules=kernel_extensions(),
+      cmdclass={"build_ext": OptionalBuildExt, "build_py": FreshBuildPy},
+      long_description=long_description(), long_description_content_type="text/markdown")
