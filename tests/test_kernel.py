@@ -162,7 +162,7 @@ TABLE_METHODS = ("start_tricks", "deal_stream", "legal_actions", "apply", "copy_
 # The modules that call the kernel's functions (the rules of trick play, the deal's words).
 KERNEL_CALLERS = (tricks, teds_game, bobs_hat, cardlab.cards)
 # Ted's Game's compiled TedsKernel: its methods and the functions teds_game calls.
-TEDS_METHODS = ("deal_seeded", "apply", "_play_over", "copy_table_into")
+TEDS_METHODS = ("deal_seeded", "apply", "random_playout", "_play_over", "copy_table_into")
 TEDS_FUNCTIONS = ("begin_bids", "take_bid", "dealer_bids", "hook_now")
 
 
@@ -275,8 +275,8 @@ def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size)
     tuple(min(card // 2, 1) for card in range(30)),  # 2 ranks, then 28: over 2 tables' worth
 ])
 def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
-    # Each suit's list comes from the kernel's suit tables when the deck allows them, and
-    # from a sort otherwise: the same hands either way, and the same as the source.
+    # A hand is held as bits whatever the deck (its suits interleaved, more cards than a
+    # machine word holds): the same hands as the shuffle deals, and the same as the source.
     class Table(kernel.TrickKernel):
         pass
 

@@ -18,6 +18,7 @@ Python and plays the same games (``tests/test_kernel.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, cast
 
 from mypy_extensions import i64, mypyc_attr
@@ -144,6 +145,17 @@ class TedsKernel(TrickKernel):
         turned = deal_into(self, stream, size, left, left, NSUITS)
         self.trump = self.suit_of[turned]
         begin_bids(self, turned, dealer, hand, size)
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Finish the hand with random legal actions: each the ``int(rand() * n)``-th of the
+        ``n`` actions ``legal_actions`` lists (the bids, with the hook, then the cards
+        through :func:`~cardlab.kernel.play_cards`), in one compiled call."""
+        while self.phase is PHASE_BID:
+            bids = self.legal_ready
+            assert bids is not None  # always ready while bidding (see begin_bids, take_bid)
+            take_bid(self, bids[int(rand() * len(bids))] - BID)
+        if self.phase is PLAY:
+            play_cards(self, -1, rand)
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act: a card through
