@@ -69,7 +69,7 @@ def seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> b
     return shake_128(material.encode()).digest(4 * count)
 
 
-def must_follow(led: int, holding: int) -> bool:
+def must_follow(led: i64, holding: i64) -> bool:
     """Follow suit: True when the seat to play must play a card of the suit led.
 
     That is when a card has been led (``led``, the suit led, is not -1) and the seat holds a
@@ -94,7 +94,7 @@ def fails_to_follow(held: list[list[int]], led: int, suit: int) -> bool:
     return suit != led and must_follow(led, len(held[led]))
 
 
-def beats(card: int, suit: int, best: int, best_suit: int, trump: int) -> bool:
+def beats(card: i64, suit: i64, best: i64, best_suit: i64, trump: i64) -> bool:
     """The trick's winner: True when ``card`` (of ``suit``) beats ``best``, the winning card
     so far (of ``best_suit``), with ``trump`` the trump suit (-1: none).
 
@@ -178,19 +178,42 @@ def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
     return [[cards[:] for cards in held] for held in hands]
 
 
-def mask_of(cards: list[int]) -> int:
+MAX_CARDS: Final = 63
+"""The most cards a trick game's deck may have: a hand is held in one 64-bit word."""
+
+
+def bit(card: i64) -> i64:
+    """The card as bits: ``1 << card``.
+
+    >>> bit(5)
+    32
+    """
+    one: i64 = card - card + 1  # not a literal: mypyc would shift a C int (32 bits)
+    return one << card
+
+
+def low_card(mask: i64) -> i64:
+    """The lowest card of ``mask`` (not 0).
+
+    >>> low_card(40)
+    3
+    """
+    return int(mask & -mask).bit_length() - 1
+
+
+def mask_of(cards: list[int]) -> i64:
     """The cards as bits (card ``c`` is ``1 << c``).
 
     >>> mask_of([0, 3, 5])
     41
     """
-    mask = 0
+    mask: i64 = 0
     for card in cards:
-        mask |= 1 << card
+        mask |= bit(card)
     return mask
 
 
-def cards_of(mask: int) -> list[int]:
+def cards_of(mask: i64) -> list[int]:
     """The cards of ``mask`` (card ``c`` is ``1 << c``), ascending.
 
     >>> cards_of(41)
@@ -198,26 +221,25 @@ def cards_of(mask: int) -> list[int]:
     """
     out: list[int] = []
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        out.append(low_card(mask))
+        mask &= mask - 1
     return out
 
 
-def count_of(mask: int) -> int:
+def count_of(mask: i64) -> i64:
     """How many cards ``mask`` holds.
 
     >>> count_of(41)
     3
     """
-    n = 0
+    n: i64 = 0
     while mask:
         mask &= mask - 1
         n += 1
     return n
 
 
-def kth_card(mask: int, k: int) -> int:
+def kth_card(mask: i64, k: i64) -> i64:
     """The ``k``-th lowest card (from 0) of ``mask``, which holds more than ``k``.
 
     >>> kth_card(41, 1)
@@ -226,7 +248,7 @@ def kth_card(mask: int, k: int) -> int:
     while k > 0:
         mask &= mask - 1
         k -= 1
-    return (mask & -mask).bit_length() - 1
+    return low_card(mask)
 
 
 def deck_masks(suit_of: tuple[int, ...], nsuits: int) -> tuple[list[int], bool]:
@@ -236,11 +258,14 @@ def deck_masks(suit_of: tuple[int, ...], nsuits: int) -> tuple[list[int], bool]:
     >>> deck_masks((0, 0, 1, 1, 2), 3), deck_masks((0, 1, 0), 2)
     (([3, 12, 16], True), ([5, 2], False))
     """
+    if len(suit_of) > MAX_CARDS:
+        raise ValueError(f"a trick game's deck has at most {MAX_CARDS} cards (a hand is held "
+                         f"in one 64-bit word), not {len(suit_of)}")
     masks = [0] * nsuits
     ordered = True
     card = 0
     for suit in suit_of:
-        masks[suit] |= 1 << card
+        masks[suit] |= bit(card)
         if card and suit < suit_of[card - 1]:
             ordered = False
         card += 1
@@ -288,20 +313,20 @@ class TrickKernel:
     suit_of: tuple[int, ...]
     suit_masks: list[int]  # each suit's cards as bits (the deck's own list: never changed)
     suit_ordered: bool  # the deck is numbered suit by suit
-    ncards: int
-    nseats: int
-    nsuits: int
+    ncards: i64
+    nseats: i64
+    nsuits: i64
     dealt: list[int]  # per seat, the cards dealt this hand as bits (never changed in place)
-    gone: int  # the cards played this hand (tricks won and the trick on the table) as bits
+    gone: i64  # the cards played this hand (tricks won and the trick on the table) as bits
     played: list[int]  # the cards played this hand, in play order
     winners: list[int]  # the winner of each trick won so far
-    first_leader: int  # who led the hand's first trick (once a card is played)
-    trump: int  # suit index, or -1 for no trump
-    turn: int
-    leader: int
-    led: int  # suit led, or -1 before the first card of a trick
-    win_seat: int
-    win_card: int
+    first_leader: i64  # who led the hand's first trick (once a card is played)
+    trump: i64  # suit index, or -1 for no trump
+    turn: i64
+    leader: i64
+    led: i64  # suit led, or -1 before the first card of a trick
+    win_seat: i64
+    win_card: i64
     tricks_won: list[int]
     renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
     phase: str
@@ -366,7 +391,7 @@ class TrickKernel:
             at += n
         return out
 
-    def held(self, seat: int) -> int:
+    def held(self, seat: int) -> i64:
         """What ``seat`` holds, as bits."""
         return self.dealt[seat] & ~self.gone
 
@@ -435,20 +460,20 @@ class TrickKernel:
         raise NotImplementedError
 
 
-def _by_suit(table: TrickKernel, held: int) -> list[list[int]]:
+def _by_suit(table: TrickKernel, held: i64) -> list[list[int]]:
     """``held`` (bits) as one ascending list per suit."""
     return [cards_of(held & suit) for suit in table.suit_masks]
 
 
-def _choices(table: TrickKernel, held: int) -> int:
+def _choices(table: TrickKernel, held: i64) -> i64:
     """The cards of ``held`` (the seat to act's) that may be played now: the suit led if
     held (:func:`must_follow`), else all."""
     led = table.led
-    follow = held & table.suit_masks[led]  # led -1: the last suit, not read
+    follow: i64 = held & table.suit_masks[led]  # led -1: the last suit, not read
     return follow if must_follow(led, follow) else held
 
 
-def _in_suit_order(table: TrickKernel, cards: int) -> list[int]:
+def _in_suit_order(table: TrickKernel, cards: i64) -> list[int]:
     """The cards of ``cards`` in suit order, each suit ascending (a new list)."""
     if table.suit_ordered:
         return cards_of(cards)
@@ -458,12 +483,12 @@ def _in_suit_order(table: TrickKernel, cards: int) -> list[int]:
     return out
 
 
-def _kth_in_suit_order(table: TrickKernel, cards: int, k: int) -> int:
+def _kth_in_suit_order(table: TrickKernel, cards: i64, k: i64) -> i64:
     """The ``k``-th card (from 0) of ``cards`` in suit order."""
     if table.suit_ordered:
         return kth_card(cards, k)
     for suit in table.suit_masks:
-        mine = cards & suit
+        mine: i64 = cards & suit
         n = count_of(mine)
         if k < n:
             return kth_card(mine, k)
@@ -489,9 +514,9 @@ def deal_into(table: TrickKernel, stream: bytes, size: int, first: int, leader: 
     while seat < nseats:
         # the seat's cards: places k, k + nseats, ... of the deck for seat first + k
         i: i64 = seat - first if seat >= first else seat - first + nseats
-        mask = 0
+        mask: i64 = 0
         while i < dealt:
-            mask |= 1 << cast(int, deck[i])
+            mask |= bit(cast(int, deck[i]))
             i += nseats
         masks.append(mask)
         seat += 1
@@ -564,9 +589,8 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) 
     if rand is None:
         if card < 0 or card >= table.ncards:
             return False
-        held = table.dealt[table.turn] & ~table.gone
-        bit = 1 << card
-        if not held & bit:
+        held: i64 = table.dealt[table.turn] & ~table.gone
+        if not held & bit(card):
             return False
         suit = table.suit_of[card]
         led = table.led
@@ -576,8 +600,8 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) 
         return True
     while True:
         choices = _choices(table, table.dealt[table.turn] & ~table.gone)
-        card = _kth_in_suit_order(table, choices, int(rand() * count_of(choices)))
-        if _place(table, card, table.suit_of[card]):
+        pick: i64 = _kth_in_suit_order(table, choices, int(rand() * float(count_of(choices))))
+        if _place(table, pick, table.suit_of[pick]):
             return True
 
 
@@ -588,14 +612,14 @@ def force_card(table: TrickKernel, card: int) -> None:
     _place(table, card, table.suit_of[card])
 
 
-def _place(table: TrickKernel, card: int, suit: int) -> bool:
+def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
     """Put ``card`` (of ``suit``, held by the seat to act) on the trick.
 
     The winning card so far is kept (:func:`beats`), and after the last seat the trick goes
     to its winner, who leads next. When the winner has no card left to lead, the hand's play
     is over: ``table._play_over()`` lets the game score it, and True says so.
     """
-    table.gone |= 1 << card
+    table.gone |= bit(card)
     played = table.played
     seat = table.turn
     if not played:  # the hand's first card: its leader is the one history starts from

@@ -271,12 +271,12 @@ def test_deal_stream_agrees_with_its_source_and_the_shuffle(pure, players, size)
 @pytest.mark.parametrize("suit_of", [
     tuple(card // 20 for card in range(60)),  # Bob's Hat's deck: 3 suits of 20
     tuple(card % 4 for card in range(52)),  # suits interleaved: no tables, sorted instead
-    tuple(card // 14 for card in range(70)),  # more cards than a machine word holds
+    tuple(card // 21 for card in range(63)),  # as many cards as a machine word holds
     tuple(min(card // 2, 1) for card in range(30)),  # 2 ranks, then 28: over 2 tables' worth
 ])
 def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
-    # A hand is held as bits whatever the deck (its suits interleaved, more cards than a
-    # machine word holds): the same hands as the shuffle deals, and the same as the source.
+    # A hand is held as bits whatever the deck (its suits interleaved, a 63-card deck): the
+    # same hands as the shuffle deals, and the same as the source.
     class Table(kernel.TrickKernel):
         pass
 
@@ -294,6 +294,20 @@ def test_deal_stream_of_any_deck_agrees_with_the_shuffle(pure, suit_of):
             assert table.hands == expected
             assert table.dealt_hands == [sorted(c for suit in held for c in suit)
                                          for held in expected]
+
+
+def test_a_deck_a_machine_word_cannot_hold_is_refused(pure):
+    # A hand is one 64-bit word: a trick game's deck has at most 63 cards, said at once.
+    class Table(kernel.TrickKernel):
+        pass
+
+    for module in (kernel, pure):
+        table = Table()
+        table.suit_of, table.ncards, table.nseats = tuple(c // 16 for c in range(64)), 64, 4
+        with pytest.raises(ValueError, match="at most 63 cards .* not 64"):
+            module.deal_into(table, bytes(4 * 40), 10, 1, 0, 4)
+        with pytest.raises(ValueError, match="at most 63 cards"):
+            table.start_tricks([[0], [1], [2], [3]], -1, 0, 4)
 
 
 @pytest.mark.parametrize("game, options", [

@@ -109,15 +109,15 @@ class TedsKernel(TrickKernel):
     """
 
     sizes: tuple[int, ...]  # cards each, hand by hand
-    first_dealer: int
-    dealer: int
-    hand_no: int  # the hand being played, from 1 (0 before the first deal)
-    size: int  # cards each in this hand (0 before the first deal)
-    turned: int  # the card turned up for trump, -1 before the first deal
+    first_dealer: i64
+    dealer: i64
+    hand_no: i64  # the hand being played, from 1 (0 before the first deal)
+    size: i64  # cards each in this hand (0 before the first deal)
+    turned: i64  # the card turned up for trump, -1 before the first deal
     bids: list[int]  # per seat, -1 before the seat bids
-    nbids: int
-    bid_total: int
-    hook: int  # the bid the hook forbade the dealer (-1: none, or not yet known)
+    nbids: i64
+    bid_total: i64
+    hook: i64  # the bid the hook forbade the dealer (-1: none, or not yet known)
     row: list[int]  # this hand's scores, per seat
     sheet: list[list[int]]  # a row per hand scored
     bid_actions: list[int]  # the bids of this hand (never changed)
