@@ -1,10 +1,10 @@
 """Ted's Game's random playout against a plain C reference that makes exactly its choices.
 
 The reference is ``benchmarks/teds_playout.c``: a bit-mask playout in C, compiled here with
-the system C compiler (``cc -O2``) into a temporary folder and loaded with ctypes. Given the
-same deal streams (the seeded deal's SHAKE-128 words, computed by Python, as it may) and the
-same Mersenne Twister (Python's ``random.Random`` state), it deals, bids (with the hook) and
-plays each hand as cardlab's ``random_playout`` does, and scores it.
+the system C compiler (``cc -O2 -march=native``) into a temporary folder and loaded with
+ctypes. Given the same deal streams (the seeded deal's SHAKE-128 words, computed by Python,
+as it may) and the same Mersenne Twister (Python's ``random.Random`` state), it deals, bids
+(with the hook) and plays each hand as cardlab's ``random_playout`` does, and scores it.
 
 1. The check: ``--check`` hands (default 3,000) of 5 players, 10 cards each, played by
    cardlab (a state after the draw for first dealer, cloned, ``deal_seeded(seed)``, then
@@ -56,8 +56,8 @@ def build(folder: str) -> ctypes.CDLL:
     if compiler is None:
         sys.exit("no C compiler (cc) found: the reference playout is built with one")
     library = os.path.join(folder, "teds_playout.so")
-    subprocess.run([compiler, "-O2", "-march=native", "-shared", "-fPIC", "-o", library, str(SOURCE)],
-                   check=True)
+    subprocess.run([compiler, "-O2", "-march=native", "-shared", "-fPIC", "-o", library,
+                    str(SOURCE)], check=True)
     lib = ctypes.CDLL(library)
     lib.play_hands.restype = ctypes.c_long
     lib.play_hands.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
