@@ -651,6 +651,114 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
     return False
 
 
+# -- bots the kernel calls: whole hands in one call (simulations, the advisor's rollouts) ---
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Player:
+    """A bot as the kernel calls it: :meth:`act` chooses the seat to act's action on a trick
+    table. The random player is :class:`RandomPlayer`; each game's heuristic bot has one
+    (Ted's Game's in its compiled kernel). A compiled player is called from
+    :func:`play_hand` as C calls C, with no Python frame a step.
+
+    ``rng``: where its random numbers come from (anything with ``random()``).
+    """
+
+    rng: Any
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    """Uniformly random legal actions: the ``int(rng.random() * n)``-th of the ``n`` that
+    ``legal_actions()`` lists (cardlab.bots.RandomBot).
+
+    >>> import random
+    >>> RandomPlayer(random.Random(0)).rng.random() == random.Random(0).random()
+    True
+    """
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def __call__(self, state: Any, seat: int) -> int:
+        """The bot's choice in any game's state."""
+        actions: list[int] = state.legal_actions()
+        return actions[int(self.rng.random() * len(actions))]
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        """The same choice on a trick table, the cards read from its bits (no list made)."""
+        if table.phase is PLAY:
+            choices = _choices(table, table.dealt[seat] & ~table.gone)
+            return _kth_in_suit_order(
+                table, choices, int(self.rng.random() * float(count_of(choices))))
+        actions = table.legal_ready
+        if actions is None:
+            actions = table.legal_actions()
+        return actions[int(self.rng.random() * len(actions))]
+
+
+def play_hand(table: TrickKernel, players: list[Player]) -> int:
+    """Let ``players`` (one a seat) act until nobody is to act in this hand (every trick
+    game's end of a hand sets ``turn`` to -1); return how many actions they made.
+
+    A card goes through :func:`play_cards` (``_illegal_play`` when it may not be played), any
+    other action through the state's ``apply``.
+    """
+    count = 0
+    while True:
+        seat = table.turn
+        if seat < 0:
+            return count
+        action = players[seat].act(table, seat)
+        if table.phase is PLAY:
+            if not play_cards(table, action, None):
+                table._illegal_play(action)
+        else:
+            table.apply(action)
+        count += 1
+
+
+def taken_by_suit(table: TrickKernel) -> list[list[int]]:
+    """The cards each seat has taken in the hand's tricks so far, per suit.
+
+    >>> class Table(TrickKernel):
+    ...     pass
+    >>> table = Table()
+    >>> table.suit_of, table.ncards, table.nseats, table.phase = (0, 0, 1, 1), 4, 2, PLAY
+    >>> table.start_tricks([[0, 3], [1, 2]], -1, 0, 2)
+    >>> table.apply(3); table.apply(2)  # seat 0 leads the 3, seat 1 follows: seat 0 wins
+    >>> taken_by_suit(table)
+    [[0, 2], [0, 0]]
+    """
+    nsuits = table.nsuits
+    out = [[0] * nsuits for _ in range(table.nseats)]
+    n = table.nseats
+    played = table.played
+    suit_of = table.suit_of
+    at = 0
+    for winner in table.winners:
+        row = out[winner]
+        for k in range(n):
+            row[suit_of[played[at + k]]] += 1
+        at += n
+    return out
+
+
+def last_taker(table: TrickKernel, cards: i64) -> int:
+    """Who took the last trick won that held any of ``cards`` (bits), or -1: Where's Bob's
+    Hat?'s holder of the hat."""
+    n = table.nseats
+    played = table.played
+    winners = table.winners
+    t = len(winners) - 1
+    while t >= 0:
+        for k in range(n):
+            if cards & bit(played[t * n + k]):
+                return winners[t]
+        t -= 1
+    return -1
+
+
 def _probe() -> None:
     """A function to look at: compiled, it is a builtin rather than a Python function."""
 

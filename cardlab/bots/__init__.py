@@ -13,24 +13,25 @@ True
 
 from __future__ import annotations
 
-import random
-
 from ..cards import seeded_rng
 from ..errors import OptionError
 from ..game import Bot, State, get_game
+from ..kernel import Player, RandomPlayer, TrickKernel
 
 KINDS = ("random", "heuristic")
 
 
-class RandomBot:
-    """Chooses uniformly among the legal actions, from its own seeded generator."""
+def RandomBot(seed: int | str = 0) -> RandomPlayer:  # noqa: N802 (made as a class is)
+    """A bot that chooses uniformly among the legal actions, from its own seeded generator
+    (``rng``): the ``int(rng.random() * n)``-th of the ``n`` legal actions. It is the
+    compiled :class:`~cardlab.kernel.RandomPlayer`, which the kernel calls without Python.
 
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng: random.Random = seeded_rng(seed, "random-bot")
-
-    def __call__(self, state: State, seat: int) -> int:
-        actions = state.legal_actions()
-        return actions[int(self.rng.random() * len(actions))]
+    >>> import cardlab
+    >>> state = cardlab.new_game("whot", players=3, seed=1).state
+    >>> RandomBot(2)(state, state.to_act()) in state.legal_actions()
+    True
+    """
+    return RandomPlayer(seeded_rng(seed, "random-bot"))
 
 
 def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
@@ -43,4 +44,27 @@ def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
 
 
-__all__ = ["KINDS", "Bot", "RandomBot", "make_bot"]
+def kernel_players(bots: list[Bot], state: State) -> list[Player] | None:
+    """The bots as the kernel plays them (:func:`cardlab.kernel.play_hand`: a whole hand in
+    one call), when ``state`` is a trick table and every bot is, or has as its ``player``, a
+    :class:`~cardlab.kernel.Player`; else None (the bots are called one step at a time).
+
+    >>> import cardlab
+    >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
+    >>> bots = [make_bot(kind, "teds-game", seed=s) for s, kind in enumerate(
+    ...     ["random", "heuristic", "random"])]
+    >>> [type(p).__name__ for p in kernel_players(bots, state)]
+    ['RandomPlayer', 'HeuristicPlayer', 'RandomPlayer']
+    """
+    if not isinstance(state, TrickKernel):
+        return None
+    players: list[Player] = []
+    for bot in bots:
+        player = bot if isinstance(bot, Player) else getattr(bot, "player", None)
+        if not isinstance(player, Player):
+            return None
+        players.append(player)
+    return players
+
+
+__all__ = ["KINDS", "Bot", "RandomBot", "kernel_players", "make_bot"]

@@ -35,9 +35,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, kernel_players, make_bot
 from ..cards import seeded_rng
 from ..game import State
+from ..kernel import play_hand
 from ..records import HandRecorder
 from ..replay import Replay
 from ..table import Table
@@ -145,6 +146,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                 state.apply_chance(state.seeded_chance(seed))
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
+        # bots the kernel plays a whole hand with, in one call (when not recording)
+        players = None if all_random or table is not None else kernel_players(bots, state)
         rand = seeded_rng(seed, "simulate-random").random
         counted, counter = _counting(rand)
         mark = next(counter)  # each next() takes a number too: actions = difference - 1
@@ -162,6 +165,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                 played = -mark
                 mark = next(counter)
                 played += mark - 1
+            elif players is not None:
+                played = play_hand(state, players)  # type: ignore[arg-type]  # a trick table
             else:
                 legal = state.legal_actions
                 to_act = state.to_act
