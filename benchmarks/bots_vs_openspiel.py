@@ -22,7 +22,6 @@ and the load average. Target: cardlab >= 5x OpenSpiel. Run from the repository r
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _timing import kernel_kind  # noqa: E402
+from _timing import kernel_kind, ratio_line, rounds_line  # noqa: E402
 
 from cardlab.simulation.rows import play_chunk  # noqa: E402
 from cardlab.simulation.spec import make_spec  # noqa: E402
@@ -98,18 +97,14 @@ def main() -> None:
         done, cpu = openspiel_slice(game, rng, args.slice)
         theirs.append(done / cpu)
         ratios.append(ours[-1] / theirs[-1])
-    load = os.getloadavg()
-    print(f"{args.rounds} interleaved rounds of about {args.slice} s a side; load average "
-          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min) on {os.cpu_count()} cores")
+    print(rounds_line(args.rounds, args.slice))
     print(f"  OpenSpiel oh_hell, legal_actions loop, 10-card hands: median "
           f"{statistics.median(theirs):9,.0f} hands/s")
     print(f"  cardlab simulate, heuristic bots, in 10-card hands:   median "
           f"{statistics.median(ours):9,.0f} hands/s ({statistics.median(hands_rate):,.0f} of "
           "its own hands, 5.8 cards each on average)")
     ratio = statistics.median(ratios)
-    print(f"  cardlab / OpenSpiel: median of the rounds' ratios {ratio:.2f} (rounds from "
-          f"{min(ratios):.2f} to {max(ratios):.2f}); target >= 5: "
-          f"{'met' if ratio >= 5 else 'NOT met'}")
+    print(ratio_line("cardlab / OpenSpiel", ratios, ">= 5", ratio >= 5))
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _timing import kernel_kind  # noqa: E402
+from _timing import kernel_kind, ratio_line, rounds_line  # noqa: E402
 
 import cardlab  # noqa: E402
 from cardlab.games.teds_game.engine import TedsGameState  # noqa: E402
@@ -174,9 +174,7 @@ def main() -> None:
             hands, cpu = c_slice(lib, start, data, state, args.slice)
             theirs.append(hands / cpu)
             ratios.append(theirs[-1] / ours[-1])
-    load = os.getloadavg()
-    print(f"{args.rounds} interleaved rounds of about {args.slice} s a side; load average "
-          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min) on {os.cpu_count()} cores")
+    print(rounds_line(args.rounds, args.slice))
     print(f"  C reference (deal from the stream, bids, play, score): median "
           f"{statistics.median(theirs):12,.0f} hands/s "
           f"({1e9 / statistics.median(theirs):6.0f} ns a hand)")
@@ -184,9 +182,7 @@ def main() -> None:
           f"{statistics.median(ours):12,.0f} hands/s "
           f"({1e9 / statistics.median(ours):6.0f} ns a hand)")
     ratio = statistics.median(ratios)
-    print(f"  C / cardlab: median of the rounds' ratios {ratio:.2f} (rounds from "
-          f"{min(ratios):.2f} to {max(ratios):.2f}); target <= 8: "
-          f"{'met' if ratio <= 8 else 'NOT met'}")
+    print(ratio_line("C / cardlab", ratios, "<= 8", ratio <= 8))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import seeded_rng
 from ..errors import OptionError
 from ..game import Bot, State, get_game
@@ -44,6 +46,23 @@ def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
 
 
+class PlayerBot:
+    """A bot whose choices are a compiled :class:`~cardlab.kernel.Player`'s (its ``player``,
+    which the kernel calls without Python): a game's heuristic bot keeps its Python face,
+    the ``rng`` it reads included, over it."""
+
+    player: Player
+
+    @property
+    def rng(self) -> Any:
+        """Where the bot's random numbers come from (anything with ``random()``)."""
+        return self.player.rng
+
+    @rng.setter
+    def rng(self, rng: Any) -> None:
+        self.player.rng = rng
+
+
 def kernel_players(bots: list[Bot], state: State) -> list[Player] | None:
     """The bots as the kernel plays them (:func:`cardlab.kernel.play_hand`: a whole hand in
     one call), when ``state`` is a trick table and every bot is, or has as its ``player``, a
@@ -67,4 +86,4 @@ def kernel_players(bots: list[Bot], state: State) -> list[Player] | None:
     return players
 
 
-__all__ = ["KINDS", "Bot", "RandomBot", "kernel_players", "make_bot"]
+__all__ = ["KINDS", "Bot", "PlayerBot", "RandomBot", "kernel_players", "make_bot"]

@@ -14,8 +14,7 @@ its own bids and the hat's value (which the dealer chose, or which is public).
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...bots import PlayerBot
 from ...cards import seeded_rng
 from ...game import State
 from .engine import BID, DECK, FEWEST, HAT_CARDS, HAT_MINUS, HAT_PLUS, MOST, BobsHatState
@@ -40,7 +39,7 @@ def choose_hat(held: list[list[int]], trump: int) -> int:
     return HAT_PLUS if strong >= 2 else HAT_MINUS
 
 
-class HeuristicBot:
+class HeuristicBot(PlayerBot):
     """The heuristic bot: the hat and the bids here, the card play by the compiled
     :class:`~cardlab.games.bobs_hat.kernel.HeuristicPlayer` (its ``player``, which
     simulations and the advisor's rollouts call from the kernel).
@@ -52,18 +51,11 @@ class HeuristicBot:
     True
     """
 
+    player: HeuristicPlayer
+
     def __init__(self, seed: int | str = 0) -> None:
         self.player = HeuristicPlayer(seeded_rng(seed, "bobs-hat-heuristic"), self._decide,
                                       RANK_OF, HAT_CARDS)
-
-    @property
-    def rng(self) -> Any:
-        """Where the bot's random numbers come from (anything with ``random()``)."""
-        return self.player.rng
-
-    @rng.setter
-    def rng(self, rng: Any) -> None:
-        self.player.rng = rng
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, BobsHatState)

@@ -26,8 +26,7 @@ The choices are made by the compiled :class:`~cardlab.games.teds_game.kernel.Heu
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...bots import PlayerBot
 from ...cards import seeded_rng
 from ...game import State
 from .engine import BID, DECK, NCARDS, TedsGameState
@@ -41,19 +40,12 @@ VALUE = (tuple(1.5 * ((RANK_OF[c] - 2) / 12) ** 5 for c in range(NCARDS)),
 MEAN_VALUE = (sum(VALUE[1][:13]) + 3 * sum(VALUE[0][:13])) / NCARDS  # per card, one suit trump
 
 
-class HeuristicBot:
+class HeuristicBot(PlayerBot):
+    player: HeuristicPlayer
+
     def __init__(self, seed: int | str = 0) -> None:
         self.player = HeuristicPlayer(seeded_rng(seed, "teds-game-heuristic"), RANK_OF, VALUE,
                                       MEAN_VALUE)
-
-    @property
-    def rng(self) -> Any:
-        """Where the bot's random numbers come from (anything with ``random()``)."""
-        return self.player.rng
-
-    @rng.setter
-    def rng(self, rng: Any) -> None:
-        self.player.rng = rng
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, TedsGameState)
