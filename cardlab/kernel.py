@@ -393,7 +393,7 @@ class TrickKernel:
 
     def held(self, seat: int) -> i64:
         """What ``seat`` holds, as bits."""
-        return self.dealt[seat] & ~self.gone
+        return held_by(self, seat)
 
     def legal_actions(self) -> list[int]:
         """The seat to act's choices: in play, the suit led if held, else the whole hand in
@@ -458,6 +458,12 @@ class TrickKernel:
     def _play_over(self) -> None:
         """Called when the last trick of the hand has been won: score the hand."""
         raise NotImplementedError
+
+
+def held_by(table: TrickKernel, seat: int) -> i64:
+    """:meth:`TrickKernel.held`, as a function (compiled code calls it directly: a method of
+    a state of an interpreted class is looked up by name)."""
+    return table.dealt[seat] & ~table.gone
 
 
 def _by_suit(table: TrickKernel, held: i64) -> list[list[int]]:

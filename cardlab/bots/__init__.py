@@ -46,6 +46,24 @@ def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
 
 
+class LazyRandom:
+    """``seeded_rng(seed, *keys)``, made when its first number is drawn: a heuristic bot
+    draws one only to break a rare tie, and seeding a generator costs more than a hand of
+    play. The same numbers as the generator itself.
+
+    >>> LazyRandom(3, "x").random() == seeded_rng(3, "x").random()
+    True
+    """
+
+    def __init__(self, seed: int | str, *keys: int | str) -> None:
+        self._material = (seed, keys)
+
+    def random(self) -> float:
+        seed, keys = self._material
+        self.random = seeded_rng(seed, *keys).random  # type: ignore[method-assign]
+        return self.random()
+
+
 class PlayerBot:
     """A bot whose choices are a compiled :class:`~cardlab.kernel.Player`'s (its ``player``,
     which the kernel calls without Python): a game's heuristic bot keeps its Python face,
@@ -86,4 +104,4 @@ def kernel_players(bots: list[Bot], state: State) -> list[Player] | None:
     return players
 
 
-__all__ = ["KINDS", "Bot", "PlayerBot", "RandomBot", "kernel_players", "make_bot"]
+__all__ = ["KINDS", "Bot", "LazyRandom", "PlayerBot", "RandomBot", "kernel_players", "make_bot"]

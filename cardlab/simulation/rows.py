@@ -63,6 +63,10 @@ class Chunk:
 
 # -- playing -------------------------------------------------------------------------------
 
+def _no_numbers() -> float:
+    raise AssertionError("only a game of random bots draws the table's random numbers")
+
+
 def _counting(rand: Callable[[], float]) -> tuple[Callable[[], float], Any]:
     """``rand`` with a count of its calls, all in C (no Python frame per call): the engine's
     playout calls it once per action, so the count is the number of actions played."""
@@ -148,7 +152,9 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         # bots the kernel plays a whole hand with, in one call (when not recording)
         players = None if all_random or table is not None else kernel_players(bots, state)
-        rand = seeded_rng(seed, "simulate-random").random
+        # the table's generator: only an all-random game draws from it (seeding one costs
+        # more than a hand of the compiled bots' play)
+        rand = seeded_rng(seed, "simulate-random").random if all_random else _no_numbers
         counted, counter = _counting(rand)
         mark = next(counter)  # each next() takes a number too: actions = difference - 1
         before = [0] * n

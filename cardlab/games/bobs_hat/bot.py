@@ -14,8 +14,7 @@ its own bids and the hat's value (which the dealer chose, or which is public).
 
 from __future__ import annotations
 
-from ...bots import PlayerBot
-from ...cards import seeded_rng
+from ...bots import LazyRandom, PlayerBot
 from ...game import State
 from .engine import BID, DECK, FEWEST, HAT_CARDS, HAT_MINUS, HAT_PLUS, MOST, BobsHatState
 from .kernel import HeuristicPlayer
@@ -54,7 +53,7 @@ class HeuristicBot(PlayerBot):
     player: HeuristicPlayer
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.player = HeuristicPlayer(seeded_rng(seed, "bobs-hat-heuristic"), self._decide,
+        self.player = HeuristicPlayer(LazyRandom(seed, "bobs-hat-heuristic"), self._decide,
                                       RANK_OF, HAT_CARDS)
 
     def __call__(self, state: State, seat: int) -> int:

@@ -21,7 +21,7 @@ from typing import Any, Final, cast
 from mypy_extensions import i64
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
-from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, low_card
+from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, held_by, low_card
 
 # Bids are bit flags: most blue, most red, most black, fewest, doubled, no bid.
 MOST: Final = (1, 2, 4)
@@ -108,7 +108,7 @@ class HeuristicPlayer(Player):
         flags: i64 = state.bids[seat]
         suit_of = table.suit_of
         ranks = self.ranks
-        legal = _choices(table, table.held(seat))
+        legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading
             if flags & FEWEST:
                 return _extreme(legal, ranks, False)

@@ -26,8 +26,7 @@ The choices are made by the compiled :class:`~cardlab.games.teds_game.kernel.Heu
 
 from __future__ import annotations
 
-from ...bots import PlayerBot
-from ...cards import seeded_rng
+from ...bots import LazyRandom, PlayerBot
 from ...game import State
 from .engine import BID, DECK, NCARDS, TedsGameState
 from .kernel import HeuristicPlayer
@@ -44,7 +43,7 @@ class HeuristicBot(PlayerBot):
     player: HeuristicPlayer
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.player = HeuristicPlayer(seeded_rng(seed, "teds-game-heuristic"), RANK_OF, VALUE,
+        self.player = HeuristicPlayer(LazyRandom(seed, "teds-game-heuristic"), RANK_OF, VALUE,
                                       MEAN_VALUE)
 
     def __call__(self, state: State, seat: int) -> int:

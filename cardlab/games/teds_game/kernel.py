@@ -34,6 +34,7 @@ from cardlab.kernel import (
     copy_tricks,
     deal_into,
     dealer_of_hand,
+    held_by,
     low_card,
     play_cards,
     seeded_stream,
@@ -318,7 +319,7 @@ class HeuristicPlayer(Player):
         worth = 0.0
         trump = table.trump
         suit_of = table.suit_of
-        held = table.held(seat)
+        held = held_by(table, seat)
         while held:  # ascending: suit by suit, each suit's cards in order
             card = low_card(held)
             worth += self.values[1 if suit_of[card] == trump else 0][card]
@@ -354,7 +355,7 @@ class HeuristicPlayer(Player):
         trump = table.trump
         suit_of = table.suit_of
         ranks = self.ranks
-        legal = _choices(table, table.held(seat))
+        legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading: the strongest card, or the weakest (a non-trump first)
             if short > 0:
                 return _best(legal, suit_of, ranks, trump, True, 2, 0, 1)
