@@ -1,4 +1,5 @@
-"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's ``cardlab/games/teds_game/kernel.py``
+"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's
+``cardlab/games/teds_game/kernel.py``, Where's Bob's Hat?'s ``cardlab/games/bobs_hat/kernel.py``
 and the solver's ``cardlab/solvekernel.py`` with mypyc, or fall back to plain Python.
 
 Everything else about the package is in pyproject.toml. Each kernel is the same source either
