@@ -148,16 +148,40 @@ class Table:
         self._record(Action(name or self.seats[to_act], canonical, note))
 
     def apply(self, action: int, note: Note | None = None) -> None:
-        """Apply an engine action (an int from ``state.legal_actions()``), and record it."""
-        self.act(self.state.action_text(action), note)
+        """Apply an engine action (an int from ``state.legal_actions()``), and record it.
+
+        A legal choice of the seat to act is checked and recorded as the int it is: its text
+        (``state.action_text``) is what the replay keeps, and is never parsed back. Anything
+        else (a bid change out of turn, an illegal int) goes through :meth:`act` with its
+        text, which applies or refuses it as a typed action is.
+        """
+        state = self.state
+        seat = state.to_act()
+        if seat < 0 or action not in state.legal_actions():
+            self.act(state.action_text(action), note)
+            return
+        if note is not None:
+            check_note(note)
+        text = state.action_text(action)
+        try:
+            state.apply(action)
+        except IllegalActionError as err:  # the engine's own refusal, named as act names it
+            hands = self.replay.hands
+            raise IllegalActionError(err.reason, hand=len(hands) or None,
+                                     step=len(hands[-1].actions) + 1 if hands else None,
+                                     seat=self.seats[seat], action=err.action,
+                                     rule=err.rule) from None
+        self._record(Action(self.seats[seat], text, note))
 
     def _record(self, action: Action) -> None:
         hand = self.replay.hands[-1]
         hand.actions.append(action)
-        if self.state.chance_kind() == "deal" or self.state.is_game_over():
-            after = self.state.totals()
-            hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
-        self._advance()  # may deal the next hand by itself
+        state = self.state
+        if state.to_act() < 0:  # a deal is due or the game is over: the hand has ended
+            if state.chance_kind() == "deal" or state.is_game_over():
+                after = state.totals()
+                hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
+            self._advance()  # may deal the next hand by itself
         self._last = action
 
     def note(self, note: Note) -> None:
