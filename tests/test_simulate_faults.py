@@ -56,7 +56,6 @@ BAD = {
     "negative workers": (["simulate", "whot", "--workers", "-1"], "--workers is a whole number"),
     "bad chunk": (["simulate", "whot", "--chunk", "0"], "chunk is a whole number of games"),
     "no such folder": (["simulate", "whot", "-o", "missing/r.parquet"], "no such folder"),
-    "out is a folder": (["simulate", "whot", "-o", "."], "is a folder"),
     "replays is a file": (["simulate", "whot", "--replays", "taken", "-o", "r.parquet"],
                           "taken: cannot save: is not a folder"),
     "zero timeout": (["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9",
@@ -73,7 +72,19 @@ BAD = {
     "device that refuses writes": (["simulate", "whot", "-o", "/dev/full"],
                                    "/dev/full: cannot save: disk full"),
     "a device without seeking": (["simulate", "whot", "-o", "/dev/stderr"],
-                                 "/dev/stderr: cannot save: is a stream; give a file name"),
+                                 "/dev/stderr: cannot save: is a stream; a run's table is a "
+                                 "folder of Parquet files: give a folder's name"),
+    "a device that takes writes": (["simulate", "whot", "-o", "/dev/zero"],
+                                   "/dev/zero: cannot save: is a device; a run's table is a "
+                                   "folder of Parquet files"),
+    # a run's table is a folder: it may replace a file or an earlier run's table, never a
+    # folder of something else
+    "out is a folder of other things": (["simulate", "whot", "-o", "."],
+                                        ".: cannot save: is a folder that is not a "
+                                        "simulation's table (it holds 'fifo'); give another "
+                                        "name, or remove it"),
+    "out is under a file": (["simulate", "whot", "-o", "taken/r.parquet"],
+                            "taken is a file, not a folder"),
 }
 # A bad dask argument: one line before any connection, and nothing after it (dask's client
 # once printed "Exception ignored in Client.__del__ ... TimeoutError" seconds later; the

@@ -39,8 +39,7 @@ from ..bots import Bot, make_bot
 from ..cards import seeded_rng
 from ..game import State
 from ..records import HandRecorder
-from ..replay import Replay
-from ..table import Table
+from ..replay import Action, Hand, Replay
 from .schema import games_schema, hands_schema
 from .spec import Spec
 
@@ -97,17 +96,55 @@ def _maybe_fault(index: int, fault: str | None) -> None:
     os._exit(70)
 
 
-def play_chunk(spec: Spec, index: int, replays: bool = False,
-               fault: str | None = None) -> Chunk:
+class _Recorder:
+    """The replays of a chunk's games, assembled from what the engine did: each deal's
+    seeded record, each action as the engine applied it (an int, checked by ``apply``),
+    the hands' scores and the totals, the very values a :class:`~cardlab.table.Table`
+    records. An action's text depends on the action alone (``State.action_text``), so each
+    (seat, action) becomes one :class:`~cardlab.replay.Action`, shared by the chunk's
+    replays: they are written and dropped here, never changed."""
+
+    def __init__(self, spec: Spec, keep: Callable[[str, str], None] | None) -> None:
+        self.spec = spec
+        self.seats = list(spec.seats)
+        self.known: dict[int, Action] = {}  # action << 4 | seat (seats < 16): the Action
+        self.width = len(str(spec.games))  # game-0001.json: as many digits as the last game
+        self.texts: list[tuple[str, str]] = []
+        self.keep = keep or (lambda name, text: self.texts.append((name, text)))
+
+    def actions(self, keys: list[int], state: State) -> list[Action]:
+        known = self.known
+        out = []
+        for key in keys:
+            action = known.get(key)
+            if action is None:
+                action = known[key] = Action(self.seats[key & 15], state.action_text(key >> 4))
+            out.append(action)
+        return out
+
+    def game(self, game: int, seed: int, kinds: list[str], setup: Any, hands: list[Hand],
+             totals: list[int]) -> None:
+        spec = self.spec
+        replay = Replay(game=spec.game, options=dict(spec.options), seats=self.seats,
+                        seed=seed, setup=setup, hands=hands, totals=totals,
+                        meta={"simulation": {"seed": spec.seed, "game": game, "bots": kinds}})
+        self.keep(f"game-{game:0{self.width}d}.json", replay.to_json())
+
+
+def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None = None,
+               keep: Callable[[str, str], None] | None = None) -> Chunk:
     """Play chunk ``index`` of ``spec.chunks()`` and return its rows (and replays).
 
-    ``fault``: the test-only fault injection (see :func:`fault_setting`)."""
+    ``replays``: record each game, as ``(name, JSON text)`` in :attr:`Chunk.replays`, or,
+    with ``keep``, handed to ``keep(name, text)`` as each game ends (a batch written as the
+    chunk goes). ``fault``: the test-only fault injection (see :func:`fault_setting`)."""
     _maybe_fault(index, fault)
     first, count = spec.chunks()[index]
     rules = spec.rules()
     n = spec.players
     rec = rules.game.records().recorder(n)  # what the game keeps of each hand
     bot_names = sorted(set(spec.bots))
+    recorder = _Recorder(spec, keep) if replays else None
     # per hand
     h_game: list[int] = []
     h_hand: list[int] = []
@@ -125,24 +162,16 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
     g_bot: list[int] = []
     g_total: list[int] = []
     g_winners: list[list[int]] = []
-    texts: list[tuple[str, str]] = []
-    width = len(str(spec.games))
     for game in range(first, first + count):
         seed = spec.game_seed(game)
         kinds = spec.seat_bots(game)
         bot_index = [bot_names.index(k) for k in kinds]
         all_random = all(k == "random" for k in kinds)
-        table: Table | None = None
-        if replays:
-            replay = Replay(game=spec.game, options=dict(spec.options), seats=list(spec.seats),
-                            seed=seed, meta={"simulation": {
-                                "seed": spec.seed, "game": game, "bots": kinds}})
-            table = Table(replay, auto_deal=False)  # deals one by one: a hand's end is read
-            state: State = table.state
-        else:
-            state = rules.new_state()
-            if state.chance_kind() == "setup":
-                state.apply_chance(state.seeded_chance(seed))
+        state = rules.new_state(recorder.seats) if recorder else rules.new_state()
+        setup = None
+        if state.chance_kind() == "setup":
+            setup = state.seeded_chance(seed)
+            state.apply_chance(setup)
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         rand = seeded_rng(seed, "simulate-random").random
@@ -150,14 +179,12 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
         mark = next(counter)  # each next() takes a number too: actions = difference - 1
         before = [0] * n
         hands = actions = 0
+        recorded: list[Hand] = []
         while not state.is_game_over():
-            if table is not None:
-                table.deal()
-            else:
-                state.deal_seeded(seed)
+            deal = state.seeded_chance(seed) if recorder else None  # what the replay keeps
+            state.deal_seeded(seed)
             size = rec.hand_size(state)
-            played = 0
-            if all_random and table is None:
+            if all_random and recorder is None:
                 state.random_playout(counted)
                 played = -mark
                 mark = next(counter)
@@ -165,19 +192,22 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             else:
                 legal = state.legal_actions
                 to_act = state.to_act
+                apply = state.apply
+                keys: list[int] = []  # action << 4 | seat, as the engine applied them
                 while (seat := to_act()) >= 0:
                     if all_random:
                         choices = legal()
                         action = choices[int(rand() * len(choices))]
                     else:
                         action = bots[seat](state, seat)
-                    if table is not None:
-                        table.apply(action)
-                    else:
-                        state.apply(action)
-                    played += 1
+                    apply(action)
+                    keys.append(action << 4 | seat)
+                played = len(keys)
             scores = rec.scores(state)
             totals = [a + b for a, b in zip(before, scores, strict=True)]
+            if recorder:
+                recorded.append(Hand(deal=deal, actions=recorder.actions(keys, state),
+                                     scores=list(scores) if keys else None))
             hands += 1
             actions += played
             h_game.append(game)
@@ -200,13 +230,14 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                                f"engine's totals are {final}")
         g_total.extend(final)
         g_winners.append(rules.winners(final))
-        if table is not None:
-            texts.append((f"game-{game:0{width}d}.json", table.replay.to_json()))
+        if recorder:
+            recorder.game(game, seed, kinds, setup, recorded, final)
     hands_table = _hands_table(spec, bot_names, rec, h_game, h_hand, h_dealer, h_size,
                                h_actions, s_bot, s_score, s_total)
     games_table = _games_table(spec, bot_names, first, count, g_seed, g_hands, g_actions,
                                g_bot, g_total, g_winners)
-    return Chunk(index, first, count, hands_table, games_table, texts, len(h_game))
+    return Chunk(index, first, count, hands_table, games_table,
+                 recorder.texts if recorder else [], len(h_game))
 
 
 # -- the tables ----------------------------------------------------------------------------
