@@ -77,15 +77,20 @@ class Table:
                                      hand=self.state.hand_number() or None)
         if note is not None:
             check_note(note)
+        seed = None
         if record is None:
-            if self.replay.seed is None:
+            seed = self.replay.seed
+            if seed is None:
                 raise IllegalActionError("this table has no seed: enter the dealt cards")
-            record = self.state.seeded_chance(self.replay.seed)
+            record = self.state.seeded_chance(seed)
         else:
             record = strictjson.copy(record)  # the replay keeps its own copy
         self._hand_totals = self.state.totals()
         try:
-            self.state.apply_chance(record)
+            if seed is not None:  # the same state, without reading the card codes back
+                self.state.deal_seeded(seed)
+            else:
+                self.state.apply_chance(record)
         except IllegalActionError as err:
             raise IllegalActionError(err.reason, hand=upcoming, action=err.action) from None
         self.replay.hands.append(Hand(deal=record, note=note))

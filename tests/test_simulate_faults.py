@@ -235,7 +235,8 @@ def wait_for_progress(tmp_path: Path, proc: subprocess.Popen, games: int) -> Non
 @pytest.mark.parametrize("how", ["ctrl-c", "SIGINT", "SIGTERM"])
 def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
     args = ["teds-game", "--players", "5", "--bots", "random", "--games", "200000",
-            "--chunk", "20", "--workers", "2", "--seed", "4", "-o", "r.parquet"]
+            "--chunk", "20", "--workers", "2", "--seed", "4", "-o", "r.parquet",
+            "--replays", "replays"]
     proc = start(tmp_path, *args)
     wait_for_progress(tmp_path, proc, 40)
     if how == "ctrl-c":  # the terminal's way: the whole process group, workers included
@@ -262,7 +263,10 @@ def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
         rows = result.hands[result.hands.game.between(first, first + 19)]
         pd.testing.assert_frame_equal(rows.reset_index(drop=True),
                                       to_frame(chunk.hands, spec), check_exact=True)
-    assert sorted(os.listdir(tmp_path)) == ["err", "r.games.parquet", "r.parquet"]
+    assert sorted(os.listdir(tmp_path)) == ["err", "r.games.parquet", "r.parquet", "replays"]
+    # the replays are those of the games in the tables: a batch per chunk taken, no more
+    batches = sorted(os.listdir(tmp_path / "replays"))
+    assert batches == [f"games-{first:06d}-{first + 19:06d}.zip" for first in games[::20]]
     assert "wrote" not in out  # the summary of what finished, not the line of a whole run
     assert out.splitlines()[1].startswith("bot random")
 
