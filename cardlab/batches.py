@@ -1,16 +1,16 @@
 """Batches of replays: many replay files in one zip archive, and how to name one of them.
 
 ``cardlab simulate --replays DIR`` writes the replays of each chunk of games as one batch,
-``DIR/games-0001-0064.zip``. A batch is an ordinary zip archive whose members are replay
+``DIR/games-001-100.zip``. A batch is an ordinary zip archive whose members are replay
 files, each byte for byte the file :meth:`cardlab.Replay.save` writes (``unzip`` gives
 them back as files). A replay inside a batch is named by the batch's path, a slash and the
 member's name, as if the archive were a folder::
 
-    cardlab show replays/games-0001-0064.zip/game-0012.json
+    cardlab show replays/games-001-100.zip/game-012.json
 
 :func:`cardlab.load` and every command that reads a replay (``show``, ``validate``,
 ``html``, ``analyse``) take such a name, and their errors name the replay the same way,
-then the JSON path: ``replays/games-0001-0064.zip/game-0012.json:$.hands[3]: ...``.
+then the JSON path: ``replays/games-001-100.zip/game-012.json:$.hands[3]: ...``.
 :func:`names` lists the replays of a batch by those names.
 
 >>> import io, cardlab

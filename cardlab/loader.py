@@ -338,7 +338,7 @@ def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
     Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
     before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
     A replay inside a batch (a simulation's zip of replays, :mod:`cardlab.batches`) is named
-    by the batch's path, a slash and its name: ``replays/games-0001-0064.zip/game-0012.json``.
+    by the batch's path, a slash and its name: ``replays/games-001-100.zip/game-012.json``.
     ``example:NAME`` reads the example called NAME shipped with cardlab (:func:`example_names`),
     from any folder.
 
@@ -360,7 +360,7 @@ examples are norwegian-review, teds-game-example, whot-example
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError) as err:
-        inside = batches.split(path)  # a replay inside a batch: batch.zip/game-0012.json
+        inside = batches.split(path)  # a replay inside a batch: batch.zip/game-012.json
         if inside is not None:
             return loads(batches.read(*inside, limits, name), name, limits=limits,
                          lenient=lenient)

@@ -118,8 +118,7 @@ class Table:
         state = self.state
         to_act = state.to_act()
         hands = self.replay.hands
-        hand = len(hands) or None
-        step = len(hands[-1].actions) + 1 if hands else None
+        hand, step = self._next_step()
         if to_act < 0:
             kind = state.chance_kind()
             if kind == "setup":
@@ -145,12 +144,14 @@ class Table:
         try:
             canonical = state.action_text(action)
             state.apply(action)
-        except IllegalActionError as err:
-            raise IllegalActionError(err.reason, hand=hand, step=step, seat=name,
-                                     action=err.action, rule=err.rule) from None
         except CardlabError as err:
-            raise ActionTextError(str(err), hand=hand, step=step, seat=name) from None
+            raise _named(err, hand, step, name) from None
         self._record(Action(name or self.seats[to_act], canonical, note))
+
+    def _next_step(self) -> tuple[int | None, int | None]:
+        """The hand (from 1) and the step in it that the next action would be."""
+        hands = self.replay.hands
+        return len(hands) or None, len(hands[-1].actions) + 1 if hands else None
 
     def apply(self, action: int, note: Note | None = None) -> None:
         """Apply an engine action (an int from ``state.legal_actions()``), and record it.
@@ -170,12 +171,8 @@ class Table:
         text = state.action_text(action)
         try:
             state.apply(action)
-        except IllegalActionError as err:  # the engine's own refusal, named as act names it
-            hands = self.replay.hands
-            raise IllegalActionError(err.reason, hand=len(hands) or None,
-                                     step=len(hands[-1].actions) + 1 if hands else None,
-                                     seat=self.seats[seat], action=err.action,
-                                     rule=err.rule) from None
+        except CardlabError as err:  # the engine's own refusal, named as act names it
+            raise _named(err, *self._next_step(), self.seats[seat]) from None
         self._record(Action(self.seats[seat], text, note))
 
     def _record(self, action: Action) -> None:
@@ -214,6 +211,16 @@ class Table:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the replay atomically (see :meth:`Replay.save`)."""
         self.replay.save(path)
+
+
+def _named(err: CardlabError, hand: int | None, step: int | None,
+           seat: str | None) -> IllegalActionError:
+    """The engine's refusal of an action, naming where it was made: an illegal action as
+    the rules said it, anything else as an action text that names no action."""
+    if isinstance(err, IllegalActionError):
+        return IllegalActionError(err.reason, hand=hand, step=step, seat=seat,
+                                  action=err.action, rule=err.rule)
+    return ActionTextError(str(err), hand=hand, step=step, seat=seat)
 
 
 def new_game(game: str, players: int | None = None, seed: int | str | None = None,

@@ -37,13 +37,19 @@ from .schema import (
 from .spec import Spec, make_spec
 
 
+def _folder_name(path: str | os.PathLike[str]) -> str:
+    """A table's folder as given, without a trailing slash (``-o runs/x/`` is ``runs/x``)."""
+    text = os.fspath(path)
+    return text.rstrip("/" + os.sep) or text
+
+
 def games_path(out: str | os.PathLike[str]) -> str:
     """Where the games table goes beside the hands table ``out``.
 
-    >>> games_path("results.parquet"), games_path("runs/x")
+    >>> games_path("results.parquet"), games_path("runs/x/")
     ('results.games.parquet', 'runs/x.games.parquet')
     """
-    text = os.fspath(out)
+    text = _folder_name(out)
     if text in (os.devnull,):
         return text
     stem = text[: -len(".parquet")] if text.endswith(".parquet") else text
@@ -113,12 +119,6 @@ def _backend(spec: Spec, workers: int | None, scheduler: Any,
     if count <= 1 and workers != 1:
         return Serial(spec), None  # one chunk, or workers=0: no pool to start
     return Pool(spec, max(1, count)), None
-
-
-def _folder_name(path: str | os.PathLike[str]) -> str:
-    """A table's folder as given, without a trailing slash (``-o runs/x/`` is ``runs/x``)."""
-    text = os.fspath(path)
-    return text.rstrip("/" + os.sep) or text
 
 
 def _progress(total: int, enabled: bool, notebook: bool) -> Any:
@@ -296,9 +296,10 @@ def simulate(game: str, *, players: int | None = None, games: int = 100,
     the game's number); ``options`` (rules options; bots play with the game's simulation
     options, Whot's safety cap, unless set); ``workers`` (``None``: a process pool over all
     cores; ``0``: this process) or ``scheduler`` (a dask.distributed ``Client``, or a
-    scheduler's address); ``replays`` (a folder: each game saved as a replay); ``out`` (the
-    hands table as Parquet, the games table beside it: :func:`games_path`); ``progress`` (a
-    tqdm bar, a widget in a notebook).
+    scheduler's address); ``replays`` (a folder: each game saved as a replay, a zip of them
+    per chunk); ``out`` (the hands table as a folder of Parquet files, the games table
+    beside it: :func:`games_path`; docs/simulations.md#files); ``progress`` (a tqdm bar, a
+    widget in a notebook).
 
     The results are the same, row for row, whatever plays them (see docs/simulations.md).
     """
@@ -317,7 +318,8 @@ def simulate(game: str, *, players: int | None = None, games: int = 100,
 
 def load(path: str | os.PathLike[str],
          games_out: str | os.PathLike[str] | None = None) -> SimulationResult:
-    """Read a run's Parquet files back (the hands table at ``path``, the games beside it)."""
+    """Read a run's tables back: the hands table at ``path`` (a folder of Parquet files, or
+    an older cardlab's single file), the games table beside it."""
     pq = require("pyarrow.parquet")
     games_file = games_path(path) if games_out is None else games_out
     try:
