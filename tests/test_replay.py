@@ -330,9 +330,10 @@ def test_an_engine_action_is_recorded_as_its_text_would_be(tmp_path):
     held = set(table.state.legal_actions())
     for action in (next(c for c in range(52) if c not in held), CHANGE + 40):
         errors = []
-        for enter in (lambda: table.apply(action),
-                      lambda: twin.act(twin.state.action_text(action))):
-            with pytest.raises(cardlab.IllegalActionError) as caught:
-                enter()
-            errors.append(str(caught.value))
+        with pytest.raises(cardlab.IllegalActionError) as caught:
+            table.apply(action)
+        errors.append(str(caught.value))
+        with pytest.raises(cardlab.IllegalActionError) as caught:
+            twin.act(twin.state.action_text(action))
+        errors.append(str(caught.value))
         assert errors[0] == errors[1] and "hand 1, step 3" in errors[0], errors
