@@ -588,6 +588,32 @@ def _dumps(data: dict[str, Any]) -> str:
     def name(key: Any) -> str:  # a key: most are text, which needs no encoder's round
         return quote(key) if type(key) is str else compact(key)  # type: ignore[no-any-return]
 
+    def flat(value: Any) -> str:
+        """A hand's values (a deal's cards, the scores) as the encoder writes them: text,
+        whole numbers and lists of them (or of lists of text) without its round trip."""
+        kind = type(value)
+        if kind is str:
+            return quote(value)  # type: ignore[no-any-return]
+        if kind is int:
+            return int.__repr__(value)
+        if kind is not list:
+            return compact(value)
+        parts = []
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                parts.append(quote(item))
+            elif kind is int:
+                parts.append(int.__repr__(item))
+            elif kind is list:
+                try:
+                    parts.append("[" + ", ".join(map(quote, item)) + "]")
+                except TypeError:  # not all text: the encoder says what it is
+                    return compact(value)
+            else:
+                return compact(value)
+        return "[" + ", ".join(parts) + "]"
+
     lines = ["{"]
     items = list(data.items())
     for k, (key, value) in enumerate(items):
@@ -615,10 +641,10 @@ def _dumps(data: dict[str, Any]) -> str:
                     ditems = list(hvalue.items())
                     for d, (dkey, dvalue) in enumerate(ditems):
                         dcomma = "," if d < len(ditems) - 1 else ""
-                        lines.append(f"        {name(dkey)}: {compact(dvalue)}{dcomma}")
+                        lines.append(f"        {name(dkey)}: {flat(dvalue)}{dcomma}")
                     lines.append(f"      }}{hcomma}")
                 else:
-                    lines.append(f"      {name(hkey)}: {compact(hvalue)}{hcomma}")
+                    lines.append(f"      {name(hkey)}: {flat(hvalue)}{hcomma}")
             lines.append("    }" + ("," if h < len(value) - 1 else ""))
         lines.append("  ]" + comma)
     lines.append("}")
