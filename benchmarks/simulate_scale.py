@@ -156,7 +156,7 @@ def _cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
-def child_share(backend: str, games: int) -> None:
+def child_share(backend: str, games: int, replays: bool) -> None:
     """One run's CPU: the run's own process against its workers'; prints JSON."""
     import resource
 
@@ -191,7 +191,8 @@ def child_share(backend: str, games: int) -> None:
         before = _cpu()
         wall = time.perf_counter()
         run(spec, workers=None if scheduler else 2, scheduler=scheduler,
-            out=Path(folder) / "r.parquet", replays=Path(folder) / "replays", collect=False,
+            out=Path(folder) / "r.parquet",
+            replays=Path(folder) / "replays" if replays else None, collect=False,
             progress=False)
         wall = time.perf_counter() - wall
         main = _cpu() - before
@@ -289,6 +290,9 @@ def main() -> None:
                         help="hands for the run's process's share (default 1,000,000)")
     parser.add_argument("--share-rounds", type=int, default=3,
                         help="runs per backend for that share (default 3; the median)")
+    parser.add_argument("--share-without-replays", action="store_true",
+                        help="that share with -o alone (a cardlab whose run's process writes "
+                             "a file per replay takes very long with --replays)")
     parser.add_argument("--only", choices=("p4", "record", "memory", "share"),
                         help="run one of the four")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -298,7 +302,7 @@ def main() -> None:
         if kind == "speed":
             child_speed(rest[0], int(rest[1]), int(rest[2]))
         elif kind == "share":
-            child_share(rest[0], int(rest[1]))
+            child_share(rest[0], int(rest[1]), rest[2] == "replays")
         else:
             child_record(int(rest[0]))
         return
@@ -331,11 +335,13 @@ def main() -> None:
         print(f"  ratio: {run['recorded'] / run['bare']:.2f}x (wanted <= 2x)")
     if args.only in (None, "share"):
         games = games_for(args.share_hands)
-        print(f"\nThe run's process, {games * HANDS_PER_GAME:,} hands, -o and --replays, "
-              f"2 workers ({args.share_rounds} runs each, medians; load average "
+        outputs = "-o" if args.share_without_replays else "-o and --replays"
+        print(f"\nThe run's process, {games * HANDS_PER_GAME:,} hands, {outputs}, 2 workers "
+              f"({args.share_rounds} runs each, medians; load average "
               f"{os.getloadavg()[0]:.2f}):")
         for backend in ("pool", "dask"):
-            runs = [spawn("--child", "share", backend, str(games))
+            runs = [spawn("--child", "share", backend, str(games),
+                          "tables" if args.share_without_replays else "replays")
                     for _ in range(args.share_rounds)]
             shares = sorted(r["main"] / r["workers"] for r in runs)
             middle = sorted(runs, key=lambda r: r["main"] / r["workers"])[len(runs) // 2]
