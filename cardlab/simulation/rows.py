@@ -107,7 +107,7 @@ class _Recorder:
     def __init__(self, spec: Spec, keep: Callable[[str, str], None] | None) -> None:
         self.spec = spec
         self.seats = list(spec.seats)
-        self.known: dict[int, Action] = {}  # action << 4 | seat (seats < 16): the Action
+        self.known: dict[int, Action] = {}  # action * players + seat: the Action
         self.width = len(str(spec.games))  # game-0001.json: as many digits as the last game
         self.texts: list[tuple[str, str]] = []
         self.keep = keep or (lambda name, text: self.texts.append((name, text)))
@@ -116,10 +116,11 @@ class _Recorder:
         known = self.known
         out = []
         for key in keys:
-            action = known.get(key)
-            if action is None:
-                action = known[key] = Action(self.seats[key & 15], state.action_text(key >> 4))
-            out.append(action)
+            recorded = known.get(key)
+            if recorded is None:
+                action, seat = divmod(key, len(self.seats))
+                recorded = known[key] = Action(self.seats[seat], state.action_text(action))
+            out.append(recorded)
         return out
 
     def game(self, game: int, seed: int, kinds: list[str], setup: Any, hands: list[Hand],
@@ -193,7 +194,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
                 legal = state.legal_actions
                 to_act = state.to_act
                 apply = state.apply
-                keys: list[int] = []  # action << 4 | seat, as the engine applied them
+                keys: list[int] = []  # action * n + seat, as the engine applied them
                 while (seat := to_act()) >= 0:
                     if all_random:
                         choices = legal()
@@ -201,7 +202,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
                     else:
                         action = bots[seat](state, seat)
                     apply(action)
-                    keys.append(action << 4 | seat)
+                    keys.append(action * n + seat)
                 played = len(keys)
             scores = rec.scores(state)
             totals = [a + b for a, b in zip(before, scores, strict=True)]
