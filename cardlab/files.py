@@ -19,6 +19,9 @@ either the old file or the new one, never half of one:
   and the reason (``permission denied``, ``no such folder``, ``is a folder``,
   ``name too long``, ``disk full``, ...).
 
+A folder written file by file (a simulation's table, a Parquet dataset) is built the same
+way in a temporary folder beside its target and put in place whole: :class:`AtomicFolder`.
+
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
 >>> write_text(os.path.join(folder, "hello.txt"), "hello\\n")
@@ -291,13 +294,6 @@ def _probe_stream(target: Path, st: os.stat_result, seekable: bool) -> None:
         os.close(fd)
 
 
-def _release(st: os.stat_result) -> None:
-    """Close the descriptor check_target holds on a FIFO, if any: its reader sees the end."""
-    fd = _HELD.pop((st.st_dev, st.st_ino), None)
-    if fd is not None:
-        os.close(fd)
-
-
 def _probe_folder(target: Path) -> None:
     # What the save itself will do first: create a file beside the target (then remove it).
     probe = target.parent / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
@@ -453,81 +449,6 @@ def _nearest_file(folder: Path) -> Path | None:
         except OSError:
             return None
     return None
-
-
-class AtomicTarget:
-    """A file written in pieces (a stream of row groups) and then put in place atomically.
-
-    Write to :attr:`path`, a temporary file beside the target named as for
-    :func:`write_bytes`; then :meth:`commit` fsyncs it, renames it over the target and fsyncs
-    the folder, or :meth:`abort` removes it and leaves the target as it was. A character
-    device or FIFO target (``/dev/null``) is written straight into: :attr:`path` is the
-    target itself. ``/dev/stdout`` and ``/dev/fd/N`` are refused (a binary stream there is
-    not what anyone wants).
-
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> target = AtomicTarget(os.path.join(folder, "rows.bin"))
-    >>> with open(target.path, "wb") as out:
-    ...     _ = out.write(b"rows")
-    >>> target.commit()
-    >>> os.listdir(folder)
-    ['rows.bin']
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        if _open_descriptor(path) is not None:
-            raise SaveError("is a stream; give a file name", file=os.fspath(path))
-        real, self.shown = _resolve(path)
-        try:
-            st = _preflight(real, self.shown)
-            self.target = real
-            self.stream = st if st is not None and _is_stream(st) else None
-            self.direct = self.stream is not None
-            if self.direct:
-                self.path = real
-                return
-            _remove_stale(real)
-            self.path = real.parent / f"{temp_prefix(real.name)}{os.getpid()}-" \
-                                      f"{secrets.token_hex(4)}"
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC |
-                         _NOFOLLOW, 0o666)
-            try:
-                if st is not None:
-                    _keep_owner_and_mode(fd, st)
-            finally:
-                os.close(fd)
-        except SaveError:
-            raise
-        except OSError as err:
-            raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
-
-    def commit(self) -> None:
-        """Put the written file in place (see the class's docstring)."""
-        if self.stream is not None:
-            _release(self.stream)
-            return
-        try:
-            fd = os.open(self.path, os.O_RDONLY | _CLOEXEC)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(self.path, self.target)
-        except OSError as err:
-            self.abort()
-            raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
-        _fsync_folder(self.target.parent)
-
-    def abort(self) -> None:
-        """Remove the temporary file; the target is left as it was."""
-        if self.stream is not None:
-            _release(self.stream)
-            return
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass  # already renamed, or never written
 
 
 def scratch_folder(parent: str | os.PathLike[str], name: str) -> Path:
