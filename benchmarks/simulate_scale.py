@@ -272,7 +272,7 @@ def cli_peak(games: int) -> dict:
         elapsed = time.perf_counter() - start
         if proc.returncode:
             sys.exit(proc.stderr.read().decode() if proc.stderr else "the run failed")
-        size = sum(f.stat().st_size for f in Path(folder).iterdir())
+        size = sum(f.stat().st_size for f in Path(folder).rglob("*") if f.is_file())
     return {"main_mib": main_peak, "workers_mib": workers_peak, "seconds": elapsed,
             "bytes": size}
 
