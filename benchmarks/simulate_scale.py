@@ -18,6 +18,14 @@ so ``--hands 1000000`` is 52,632 games.
   of 2, writing both Parquet files) for 100,000 and 1,000,000 hands: this process's peak and
   the largest worker's. ``--memory-hands 10000000`` checks the 10-million-hand run stays
   under 1 GB.
+- **The run's process**, with the workers writing their own files: the CPU the run's own
+  process spends on a run (``-o`` and ``--replays``, the tables streamed, not kept) against
+  the CPU of its workers, on the process pool (2 workers; their CPU is what the process's
+  reaped children used) and on dask (a scheduler and 2 workers started as processes of
+  their own, as on a cluster; each worker is asked for its CPU before and after).
+  Measured around the run itself, after the imports (the process's start and imports are
+  printed apart). The issue asks for at most 3% of the workers' CPU. ``--share-rounds``
+  repeats it and reports the median.
 
 Each timed run and each memory run is a fresh subprocess. Run from the repository root:
 
@@ -33,6 +41,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -140,6 +149,68 @@ def child_record(games: int) -> None:
     print(json.dumps({"hands": hands["bare"], **best}))
 
 
+def _cpu() -> float:
+    import resource
+
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+def child_share(backend: str, games: int, replays: bool) -> None:
+    """One run's CPU: the run's own process against its workers'; prints JSON."""
+    import resource
+
+    from cardlab.simulation.api import run
+    from cardlab.simulation.spec import make_spec
+
+    scheduler = None
+    cluster: list[subprocess.Popen] = []
+    folder = tempfile.mkdtemp()
+    if backend == "dask":  # a scheduler and 2 workers of their own, as on a real cluster
+        from dask.distributed import Client
+
+        address = os.path.join(folder, "scheduler.json")
+        cluster.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", "0", "--no-dashboard", "--scheduler-file", address],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        while not os.path.exists(address):
+            time.sleep(0.1)
+        cluster.extend(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", address,
+             "--nthreads", "1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2))
+        scheduler = Client(scheduler_file=address)
+        scheduler.wait_for_workers(2)
+        scheduler.run(_import_simulation)
+    _import_simulation()
+    imports = _cpu()
+    spec = make_spec("teds-game", players=PLAYERS, games=games, bots="random", seed=1)
+    with tempfile.TemporaryDirectory() as folder:
+        before_workers = sum(scheduler.run(_cpu).values()) if scheduler else 0.0
+        before = _cpu()
+        wall = time.perf_counter()
+        run(spec, workers=None if scheduler else 2, scheduler=scheduler,
+            out=Path(folder) / "r.parquet",
+            replays=Path(folder) / "replays" if replays else None, collect=False,
+            progress=False)
+        wall = time.perf_counter() - wall
+        main = _cpu() - before
+        if scheduler:
+            workers = sum(scheduler.run(_cpu).values()) - before_workers
+        else:  # the pool's workers are this process's children, reaped at the run's end
+            use = resource.getrusage(resource.RUSAGE_CHILDREN)
+            workers = use.ru_utime + use.ru_stime
+    if scheduler is not None:
+        scheduler.close()
+    for proc in cluster:
+        proc.terminate()
+        proc.wait()
+    shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps({"main": main, "workers": workers, "wall": wall,
+                      "start": imports}))
+
+
 def spawn(*args: str) -> dict:
     proc = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True,
                           cwd=ROOT)
@@ -201,7 +272,7 @@ def cli_peak(games: int) -> dict:
         elapsed = time.perf_counter() - start
         if proc.returncode:
             sys.exit(proc.stderr.read().decode() if proc.stderr else "the run failed")
-        size = sum(f.stat().st_size for f in Path(folder).iterdir())
+        size = sum(f.stat().st_size for f in Path(folder).rglob("*") if f.is_file())
     return {"main_mib": main_peak, "workers_mib": workers_peak, "seconds": elapsed,
             "bytes": size}
 
@@ -215,14 +286,23 @@ def main() -> None:
     parser.add_argument("--memory-hands", default="100000,1000000",
                         help="comma-separated hand counts for the memory runs "
                              "(default 100000,1000000; 10000000 for the 1 GB check)")
-    parser.add_argument("--only", choices=("p4", "record", "memory"),
-                        help="run one of the three")
+    parser.add_argument("--share-hands", type=int, default=1_000_000,
+                        help="hands for the run's process's share (default 1,000,000)")
+    parser.add_argument("--share-rounds", type=int, default=3,
+                        help="runs per backend for that share (default 3; the median)")
+    parser.add_argument("--share-without-replays", action="store_true",
+                        help="that share with -o alone (a cardlab whose run's process writes "
+                             "a file per replay takes very long with --replays)")
+    parser.add_argument("--only", choices=("p4", "record", "memory", "share"),
+                        help="run one of the four")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         kind, *rest = args.child
         if kind == "speed":
             child_speed(rest[0], int(rest[1]), int(rest[2]))
+        elif kind == "share":
+            child_share(rest[0], int(rest[1]), rest[2] == "replays")
         else:
             child_record(int(rest[0]))
         return
@@ -253,6 +333,24 @@ def main() -> None:
         print(f"  rows + Parquet:        {run['recorded']:7.2f} s  "
               f"{run['hands'] / run['recorded']:10,.0f} hands/s")
         print(f"  ratio: {run['recorded'] / run['bare']:.2f}x (wanted <= 2x)")
+    if args.only in (None, "share"):
+        games = games_for(args.share_hands)
+        outputs = "-o" if args.share_without_replays else "-o and --replays"
+        print(f"\nThe run's process, {games * HANDS_PER_GAME:,} hands, {outputs}, 2 workers "
+              f"({args.share_rounds} runs each, medians; load average "
+              f"{os.getloadavg()[0]:.2f}):")
+        for backend in ("pool", "dask"):
+            runs = [spawn("--child", "share", backend, str(games),
+                          "tables" if args.share_without_replays else "replays")
+                    for _ in range(args.share_rounds)]
+            shares = sorted(r["main"] / r["workers"] for r in runs)
+            middle = sorted(runs, key=lambda r: r["main"] / r["workers"])[len(runs) // 2]
+            print(f"  {backend:4}: the run's process {middle['main']:.2f} s of CPU, the "
+                  f"workers {middle['workers']:.1f} s: {100 * shares[len(shares) // 2]:.1f}% "
+                  f"(runs: {', '.join(f'{100 * x:.1f}%' for x in shares)}; wanted <= 3%); "
+                  f"with its start and imports ({middle['start']:.2f} s) "
+                  f"{100 * (middle['start'] + middle['main']) / middle['workers']:.1f}%; "
+                  f"{middle['wall']:.1f} s")
     if args.only in (None, "memory"):
         print("\nPeak resident memory of `cardlab simulate --workers 2 -o ...`:")
         for hands in (int(h) for h in args.memory_hands.split(",")):

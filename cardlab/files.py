@@ -19,6 +19,9 @@ either the old file or the new one, never half of one:
   and the reason (``permission denied``, ``no such folder``, ``is a folder``,
   ``name too long``, ``disk full``, ...).
 
+A folder written file by file (a simulation's table, a Parquet dataset) is built the same
+way in a temporary folder beside its target and put in place whole: :class:`AtomicFolder`.
+
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
 >>> write_text(os.path.join(folder, "hello.txt"), "hello\\n")
@@ -37,9 +40,11 @@ import hashlib
 import os
 import re
 import secrets
+import shutil
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import SaveError
@@ -144,10 +149,19 @@ def stale_temps(target: str | os.PathLike[str], now: float | None = None) -> lis
 
 def _remove_stale(target: Path) -> None:
     for stale in stale_temps(target):
-        try:
-            stale.unlink()
-        except OSError:
-            pass  # someone else removed it, or we may not: the save itself is what matters
+        _remove(stale)  # a file, or the temporary folder of a table (AtomicFolder)
+
+
+def _remove(path: Path) -> None:
+    """Remove a file or a whole folder, quietly: someone else removed it, or we may not (the
+    save itself is what matters)."""
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()
+    except OSError:
+        pass
 
 
 def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
@@ -194,6 +208,12 @@ def _open_descriptor(path: str | os.PathLike[str]) -> int | None:
         return 1 if given == "/dev/stdout" else 2
     match = _DESCRIPTOR.match(given)
     return int(match.group(1)) if match else None
+
+
+def is_descriptor(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names an open file descriptor (``/dev/stdout``, ``/dev/fd/3``),
+    which :func:`write_bytes` writes through rather than replaces."""
+    return _open_descriptor(path) is not None
 
 
 def check_target(path: str | os.PathLike[str], seekable: bool = False) -> None:
@@ -274,13 +294,6 @@ def _probe_stream(target: Path, st: os.stat_result, seekable: bool) -> None:
         os.close(fd)
 
 
-def _release(st: os.stat_result) -> None:
-    """Close the descriptor check_target holds on a FIFO, if any: its reader sees the end."""
-    fd = _HELD.pop((st.st_dev, st.st_ino), None)
-    if fd is not None:
-        os.close(fd)
-
-
 def _probe_folder(target: Path) -> None:
     # What the save itself will do first: create a file beside the target (then remove it).
     probe = target.parent / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
@@ -305,24 +318,36 @@ def _resolve(path: str | os.PathLike[str]) -> tuple[Path, str]:
 
 def _preflight(target: Path, shown: str) -> os.stat_result | None:
     """The target's status (``None`` if it does not exist yet), once it is known writable."""
-    folder = target.parent
-    try:
-        st: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    except NotADirectoryError:
-        raise SaveError(f"{_nearest_file(folder)} is a file, not a folder", file=shown,
-                        errno=E.ENOTDIR) from None
-    except OSError as err:
-        if err.errno != E.ENAMETOOLONG:
-            raise
-        st = None  # reported below, by name
+    st = _status(target, shown)
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise SaveError("is a folder", file=shown, errno=E.EISDIR)
     if st is not None and _is_stream(st):
         return st
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise SaveError("is not a regular file", file=shown)
+    _check_folder(target, shown)
+    return st
+
+
+def _status(target: Path, shown: str) -> os.stat_result | None:
+    """``os.stat`` of the target, ``None`` if it does not exist (or its name is too long,
+    which :func:`_check_folder` then reports by name)."""
+    try:
+        return os.stat(target)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        raise SaveError(f"{_nearest_file(target.parent)} is a file, not a folder", file=shown,
+                        errno=E.ENOTDIR) from None
+    except OSError as err:
+        if err.errno != E.ENAMETOOLONG:
+            raise
+        return None
+
+
+def _check_folder(target: Path, shown: str) -> None:
+    """The folder the target goes in exists, and the target's name fits it."""
+    folder = target.parent
     if not folder.is_dir():
         if folder.exists() or _nearest_file(folder) is not None:
             raise SaveError(f"{_nearest_file(folder) or folder} is a file, not a folder",
@@ -332,7 +357,6 @@ def _preflight(target: Path, shown: str) -> os.stat_result | None:
         raise SaveError(f"name too long ({len(os.fsencode(target.name))} bytes; the most "
                         f"this file system allows is {_name_max(folder)})", file=shown,
                         errno=E.ENAMETOOLONG)
-    return st
 
 
 def _write(target: Path, data: bytes, shown: str) -> None:
@@ -389,6 +413,12 @@ def _write_stream(target: Path, data: bytes, st: os.stat_result) -> None:
         os.close(fd)
 
 
+def fsync_folder(folder: str | os.PathLike[str]) -> None:
+    """Put a folder's entries on disk (the renames into it): what :func:`write_bytes` does
+    after each rename, done once after many (a run that places a file per chunk)."""
+    _fsync_folder(Path(folder))
+
+
 def _fsync_folder(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
@@ -421,76 +451,149 @@ def _nearest_file(folder: Path) -> Path | None:
     return None
 
 
-class AtomicTarget:
-    """A file written in pieces (a stream of row groups) and then put in place atomically.
+def scratch_folder(parent: str | os.PathLike[str], name: str) -> Path:
+    """A new empty folder inside ``parent`` for files written piece by piece before they are
+    put in place there, named as temporary files are (``.<name>.cardlab-tmp-<pid>-<random>``,
+    so that a reader of ``parent`` skips it); those a killed run left are removed first, as
+    stale temporary files are. Remove it with :func:`remove_scratch` when done."""
+    folder = Path(parent)
+    _remove_stale(folder / name)
+    path = folder / f"{temp_prefix(name)}{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        os.mkdir(path)
+    except OSError as err:
+        raise SaveError(reason(err), file=os.fspath(folder), errno=err.errno) from None
+    return path
 
-    Write to :attr:`path`, a temporary file beside the target named as for
-    :func:`write_bytes`; then :meth:`commit` fsyncs it, renames it over the target and fsyncs
-    the folder, or :meth:`abort` removes it and leaves the target as it was. A character
-    device or FIFO target (``/dev/null``) is written straight into: :attr:`path` is the
-    target itself. ``/dev/stdout`` and ``/dev/fd/N`` are refused (a binary stream there is
-    not what anyone wants).
+
+def remove_scratch(path: str | os.PathLike[str]) -> None:
+    """Remove a :func:`scratch_folder` (or an :class:`AtomicFolder`'s) with what it holds."""
+    _remove(Path(path))
+
+
+def check_folder_target(path: str | os.PathLike[str],
+                        problem: Callable[[Path], str | None]) -> None:
+    """Raise :class:`~cardlab.errors.SaveError` now if an :class:`AtomicFolder` could not
+    put a folder at ``path``: the look before long work, as :func:`check_target` is for a
+    file (a missing folder, a name too long, an existing folder ``problem`` refuses, a
+    folder this process may not write in)."""
+    real, shown = _resolve(path)
+    try:
+        _folder_preflight(real, shown, problem)
+        _probe_folder(real)
+    except SaveError:
+        raise
+    except OSError as err:
+        raise SaveError(reason(err), file=shown, errno=err.errno) from None
+
+
+def _folder_preflight(real: Path, shown: str, problem: Callable[[Path], str | None]) -> None:
+    st = _status(real, shown)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        why = problem(real)
+        if why is not None:
+            raise SaveError(why, file=shown, errno=E.EISDIR)
+    elif st is not None and not stat.S_ISREG(st.st_mode):
+        raise SaveError("is not a regular file or a folder", file=shown)
+    _check_folder(real, shown)
+
+
+class AtomicFolder:
+    """A folder filled file by file and then put in place whole (a simulation's table, a
+    Parquet dataset): a reader, or a crash, sees the old target or the new folder, never a
+    half one.
+
+    The files go into :attr:`path`, a temporary folder beside the target named as
+    :func:`write_bytes` names its temporary files (those of killed runs are removed first).
+    :meth:`commit` fsyncs it and puts it in place of the target: a missing target or an empty
+    folder is replaced by a rename; a file or a folder whose ``problem`` is ``None`` is
+    swapped with it in one step where the system can (Linux's ``renameat2`` exchange), else
+    moved aside first; the old one is then removed. :meth:`abort` removes the temporary
+    folder. A link is followed, as :func:`write_bytes` follows it. ``problem(folder)`` says
+    why an existing folder may not be replaced (it holds what no run wrote), or ``None``;
+    it is asked before anything is written.
 
     >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> target = AtomicTarget(os.path.join(folder, "rows.bin"))
-    >>> with open(target.path, "wb") as out:
+    >>> parent = tempfile.mkdtemp()
+    >>> table = AtomicFolder(os.path.join(parent, "t"), problem=lambda folder: None)
+    >>> with open(table.path / "part-0.bin", "wb") as out:
     ...     _ = out.write(b"rows")
-    >>> target.commit()
-    >>> os.listdir(folder)
-    ['rows.bin']
+    >>> table.commit()
+    >>> os.listdir(parent), os.listdir(os.path.join(parent, "t"))
+    (['t'], ['part-0.bin'])
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        if _open_descriptor(path) is not None:
-            raise SaveError("is a stream; give a file name", file=os.fspath(path))
-        real, self.shown = _resolve(path)
+    def __init__(self, target: str | os.PathLike[str],
+                 problem: Callable[[Path], str | None]) -> None:
+        real, self.shown = _resolve(target)
+        self.target = real
         try:
-            st = _preflight(real, self.shown)
-            self.target = real
-            self.stream = st if st is not None and _is_stream(st) else None
-            self.direct = self.stream is not None
-            if self.direct:
-                self.path = real
-                return
+            _folder_preflight(real, self.shown, problem)
             _remove_stale(real)
             self.path = real.parent / f"{temp_prefix(real.name)}{os.getpid()}-" \
                                       f"{secrets.token_hex(4)}"
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC |
-                         _NOFOLLOW, 0o666)
-            try:
-                if st is not None:
-                    _keep_owner_and_mode(fd, st)
-            finally:
-                os.close(fd)
+            os.mkdir(self.path)
         except SaveError:
             raise
         except OSError as err:
             raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
 
     def commit(self) -> None:
-        """Put the written file in place (see the class's docstring)."""
-        if self.stream is not None:
-            _release(self.stream)
-            return
+        """Put the folder in place (see the class's docstring)."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | _CLOEXEC)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(self.path, self.target)
+            _fsync_folder(self.path)
+            _swap_in(self.path, self.target)
         except OSError as err:
             self.abort()
             raise SaveError(reason(err), file=self.shown, errno=err.errno) from None
         _fsync_folder(self.target.parent)
 
     def abort(self) -> None:
-        """Remove the temporary file; the target is left as it was."""
-        if self.stream is not None:
-            _release(self.stream)
-            return
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass  # already renamed, or never written
+        """Remove the temporary folder; the target is left as it was."""
+        _remove(self.path)
+
+
+def _swap_in(new: Path, target: Path) -> None:
+    """Rename the folder ``new`` to ``target``, which may be missing, an empty folder, a file
+    or a folder, and remove what was there."""
+    try:
+        os.rename(new, target)
+        return
+    except OSError as err:
+        if err.errno not in (E.EEXIST, E.ENOTEMPTY, E.ENOTDIR, E.EISDIR):
+            raise
+    if _exchange(new, target):
+        _remove(new)  # the old target, now under the temporary name
+        return
+    aside = new.parent / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(4)}"
+    os.rename(target, aside)
+    try:
+        os.rename(new, target)
+    except OSError:
+        os.rename(aside, target)  # the old one back where it was
+        raise
+    _remove(aside)
+
+
+_RENAME_EXCHANGE = 2  # renameat2's flag (linux/fs.h)
+_AT_FDCWD = -100
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two names in one step (Linux's ``renameat2`` with ``RENAME_EXCHANGE``); False
+    where the system or the file system cannot, so the caller does it another way."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        call = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError, ImportError):  # no libc symbol (an old C library)
+        return False
+    if call(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+            _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (E.EINVAL, E.ENOSYS, E.ENOTSUP, E.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(second))

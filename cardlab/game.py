@@ -251,6 +251,13 @@ class State:
         raise NotImplementedError
 
     def action_text(self, action: int) -> str:
+        """The text a replay stores for ``action`` (``"play QS"``, ``"bid 2"``).
+
+        It depends on the action alone, never on the position, and for a legal action
+        :meth:`parse_action` of it gives the action back: a recorder keeps each text once
+        (a simulation's replays), and :meth:`cardlab.table.Table.apply` records a legal
+        action without parsing its text again (the conformance test checks both).
+        """
         raise NotImplementedError
 
     def parse_action(self, text: str) -> int:

@@ -21,7 +21,7 @@ import stat
 from importlib import resources
 from typing import Any
 
-from . import strictjson
+from . import batches, strictjson
 from .errors import ReplayError, brief
 from .game import list_games
 from .limits import DEFAULT_LIMITS, Limits, exceeded
@@ -337,6 +337,8 @@ def load(path: str | os.PathLike[str], *, limits: Limits | None = None,
 
     Only a regular file is read, and only if it is within ``limits.max_file_bytes`` (checked
     before reading: a FIFO, a device or a folder is refused at once). See :func:`loads`.
+    A replay inside a batch (a simulation's zip of replays, :mod:`cardlab.batches`) is named
+    by the batch's path, a slash and its name: ``replays/games-001-100.zip/game-012.json``.
     ``example:NAME`` reads the example called NAME shipped with cardlab (:func:`example_names`),
     from any folder.
 
@@ -357,14 +359,22 @@ examples are norwegian-review, teds-game-example, whot-example
         return _load_example(path, limits, lenient)
     try:
         info = os.stat(path)
-    except FileNotFoundError:
-        raise ReplayError("no such file", file=name) from None
+    except (FileNotFoundError, NotADirectoryError) as err:
+        inside = batches.split(path)  # a replay inside a batch: batch.zip/game-012.json
+        if inside is not None:
+            return loads(batches.read(*inside, limits, name), name, limits=limits,
+                         lenient=lenient)
+        why = "no such file" if isinstance(err, FileNotFoundError) else \
+            f"cannot read the file: {_os_reason(err)}"
+        raise ReplayError(why, file=name) from None
     except (OSError, ValueError) as err:
         raise ReplayError(f"cannot read the file: {_os_reason(err)}", file=name) from None
     if not stat.S_ISREG(info.st_mode):
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, " \
             "a pipe or a socket)"
         raise ReplayError(f"cannot read the file: it is {kind}", file=name)
+    if batches.is_batch(path):
+        raise batches.whole_batch(path)
     if info.st_size > limits.max_file_bytes:
         raise exceeded("max_file_bytes", limits.max_file_bytes,
                        f"the file has {info.st_size:,} bytes", file=name)

@@ -193,7 +193,14 @@ def eval_copy(record: dict[str, Any]) -> dict[str, Any]:
 
 def has_evals(hands: Sequence[Hand]) -> bool:
     """Whether any action of any line (variations included) carries an eval record."""
-    return any(action.eval is not None for line in walk_lines(hands) for action in line.actions)
+    for hand in hands:  # the main lines first, without a walk: most replays have no more
+        for action in hand.actions:
+            if action.eval is not None:
+                return True
+            if action.variations:
+                return any(action.eval is not None for line in walk_lines(hands)
+                           for action in line.actions)
+    return False
 
 
 @dataclasses.dataclass(eq=False)
@@ -206,10 +213,14 @@ class Hand:
     scores: list[int] | None = None  # what this hand added to each seat's total
 
     def to_dict(self) -> dict[str, Any]:
+        return self._data(True)
+
+    def _data(self, action_dicts: bool) -> dict[str, Any]:
+        # to_json keeps the actions as they are: the writer turns each into its line itself
         out: dict[str, Any] = {"deal": self.deal}
         if self.note is not None:
             out["note"] = self.note
-        out["actions"] = [a.to_dict() for a in self.actions]
+        out["actions"] = [a.to_dict() for a in self.actions] if action_dicts else self.actions
         if self.scores is not None:
             out["scores"] = self.scores
         return out
@@ -418,6 +429,9 @@ class Replay:
 
     # -- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        return self._data(True)
+
+    def _data(self, action_dicts: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": FORMAT,
             # the oldest version that holds the file: one without evals reads in any cardlab
@@ -431,7 +445,7 @@ class Replay:
             out["meta"] = self.meta
         if self.setup is not None:
             out["setup"] = self.setup
-        out["hands"] = [h.to_dict() for h in self.hands]
+        out["hands"] = [h._data(action_dicts) for h in self.hands]
         if self.totals is not None:
             out["totals"] = self.totals
         return out
@@ -439,7 +453,7 @@ class Replay:
     def to_json(self) -> str:
         """Readable, diff-friendly JSON: one action per line. Raises :class:`ReplayError` for
         what JSON cannot hold (NaN, a lone surrogate), which a loaded replay never has."""
-        return dumps(self.to_dict())
+        return dumps(self._data(False))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically (see :mod:`cardlab.files`); raise :class:`SaveError` if it cannot."""
@@ -537,6 +551,9 @@ def schema() -> dict[str, Any]:
 def dumps(data: dict[str, Any]) -> str:
     """JSON with the header indented and each action (with its variations) on one line.
 
+    The actions of a hand may be :class:`Action` objects (as :meth:`Replay.to_json` gives
+    them) or their dicts: the same text either way.
+
     Standard JSON only: NaN or a lone surrogate (which no UTF-8 file can hold) raise a
     :class:`ReplayError` with the JSON path. Any depth of variations is written.
     """
@@ -565,12 +582,44 @@ def _not_json(value: Any) -> str | None:
 
 def _dumps(data: dict[str, Any]) -> str:
     compact = strictjson.encoder(ensure_ascii=False, separators=(", ", ": "))  # any depth
+    action_class = Action
+    quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
+
+    def name(key: Any) -> str:  # a key: most are text, which needs no encoder's round
+        return quote(key) if type(key) is str else compact(key)  # type: ignore[no-any-return]
+
+    def flat(value: Any) -> str:
+        """A hand's values (a deal's cards, the scores) as the encoder writes them: text,
+        whole numbers and lists of them (or of lists of text) without its round trip."""
+        kind = type(value)
+        if kind is str:
+            return quote(value)  # type: ignore[no-any-return]
+        if kind is int:
+            return int.__repr__(value)
+        if kind is not list:
+            return compact(value)
+        parts = []
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                parts.append(quote(item))
+            elif kind is int:
+                parts.append(int.__repr__(item))
+            elif kind is list:
+                try:
+                    parts.append("[" + ", ".join(map(quote, item)) + "]")
+                except TypeError:  # not all text: the encoder says what it is
+                    return compact(value)
+            else:
+                return compact(value)
+        return "[" + ", ".join(parts) + "]"
+
     lines = ["{"]
     items = list(data.items())
     for k, (key, value) in enumerate(items):
         comma = "," if k < len(items) - 1 else ""
         if key != "hands":
-            lines.append(f"  {compact(key)}: {compact(value)}{comma}")
+            lines.append(f"  {name(key)}: {compact(value)}{comma}")
             continue
         lines.append('  "hands": [')
         for h, hand in enumerate(value):
@@ -580,23 +629,48 @@ def _dumps(data: dict[str, Any]) -> str:
                 hcomma = "," if j < len(hitems) - 1 else ""
                 if hkey == "actions" and hvalue:
                     lines.append('      "actions": [')
-                    for a, action in enumerate(hvalue):
-                        acomma = "," if a < len(hvalue) - 1 else ""
-                        lines.append(f"        {compact(action)}{acomma}")
+                    known = _ACTION_LINES.get
+                    lines.append(",\n".join([
+                        known((action.seat, action.act)) or _action_line(action, compact)
+                        if type(action) is action_class and action.note is None and
+                        action.eval is None and not action.variations else
+                        _action_line(action, compact) for action in hvalue]))
                     lines.append(f"      ]{hcomma}")
                 elif hkey == "deal" and isinstance(hvalue, dict):
                     lines.append('      "deal": {')
                     ditems = list(hvalue.items())
                     for d, (dkey, dvalue) in enumerate(ditems):
                         dcomma = "," if d < len(ditems) - 1 else ""
-                        lines.append(f"        {compact(dkey)}: {compact(dvalue)}{dcomma}")
+                        lines.append(f"        {name(dkey)}: {flat(dvalue)}{dcomma}")
                     lines.append(f"      }}{hcomma}")
                 else:
-                    lines.append(f"      {compact(hkey)}: {compact(hvalue)}{hcomma}")
+                    lines.append(f"      {name(hkey)}: {flat(hvalue)}{hcomma}")
             lines.append("    }" + ("," if h < len(value) - 1 else ""))
         lines.append("  ]" + comma)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+# The line of a plain action (a seat and an act, nothing else) by (seat, act): most of a
+# replay's lines, and the same few hundred over and over, so each is encoded once.
+_ACTION_LINES: dict[tuple[str, str], str] = {}
+_ACTION_LINES_MAX = 1 << 16  # then the cache starts again: its size stays bounded
+
+
+def _action_line(action: Any, compact: Any) -> str:
+    """An action's line of :func:`_dumps` (its JSON, indented), from the object or its dict."""
+    if type(action) is not Action:
+        return "        " + compact(action)
+    if action.note is not None or action.eval is not None or action.variations:
+        return "        " + compact(action.to_dict())
+    key = (action.seat, action.act)
+    line = _ACTION_LINES.get(key)
+    if line is None:
+        if len(_ACTION_LINES) >= _ACTION_LINES_MAX:
+            _ACTION_LINES.clear()
+        line = _ACTION_LINES[key] = "        " + compact({"seat": action.seat,
+                                                         "act": action.act})
+    return line
 
 
 def save_text(path: str | os.PathLike[str], text: str) -> None:

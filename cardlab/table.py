@@ -77,15 +77,20 @@ class Table:
                                      hand=self.state.hand_number() or None)
         if note is not None:
             check_note(note)
+        seed = None
         if record is None:
-            if self.replay.seed is None:
+            seed = self.replay.seed
+            if seed is None:
                 raise IllegalActionError("this table has no seed: enter the dealt cards")
-            record = self.state.seeded_chance(self.replay.seed)
+            record = self.state.seeded_chance(seed)
         else:
             record = strictjson.copy(record)  # the replay keeps its own copy
         self._hand_totals = self.state.totals()
         try:
-            self.state.apply_chance(record)
+            if seed is not None:  # the same state, without reading the card codes back
+                self.state.deal_seeded(seed)
+            else:
+                self.state.apply_chance(record)
         except IllegalActionError as err:
             raise IllegalActionError(err.reason, hand=upcoming, action=err.action) from None
         self.replay.hands.append(Hand(deal=record, note=note))
@@ -113,8 +118,7 @@ class Table:
         state = self.state
         to_act = state.to_act()
         hands = self.replay.hands
-        hand = len(hands) or None
-        step = len(hands[-1].actions) + 1 if hands else None
+        hand, step = self._next_step()
         if to_act < 0:
             kind = state.chance_kind()
             if kind == "setup":
@@ -140,24 +144,46 @@ class Table:
         try:
             canonical = state.action_text(action)
             state.apply(action)
-        except IllegalActionError as err:
-            raise IllegalActionError(err.reason, hand=hand, step=step, seat=name,
-                                     action=err.action, rule=err.rule) from None
         except CardlabError as err:
-            raise ActionTextError(str(err), hand=hand, step=step, seat=name) from None
+            raise _named(err, hand, step, name) from None
         self._record(Action(name or self.seats[to_act], canonical, note))
 
+    def _next_step(self) -> tuple[int | None, int | None]:
+        """The hand (from 1) and the step in it that the next action would be."""
+        hands = self.replay.hands
+        return len(hands) or None, len(hands[-1].actions) + 1 if hands else None
+
     def apply(self, action: int, note: Note | None = None) -> None:
-        """Apply an engine action (an int from ``state.legal_actions()``), and record it."""
-        self.act(self.state.action_text(action), note)
+        """Apply an engine action (an int from ``state.legal_actions()``), and record it.
+
+        A legal choice of the seat to act is checked and recorded as the int it is: its text
+        (``state.action_text``) is what the replay keeps, and is never parsed back. Anything
+        else (a bid change out of turn, an illegal int) goes through :meth:`act` with its
+        text, which applies or refuses it as a typed action is.
+        """
+        state = self.state
+        seat = state.to_act()
+        if seat < 0 or action not in state.legal_actions():
+            self.act(state.action_text(action), note)
+            return
+        if note is not None:
+            check_note(note)
+        text = state.action_text(action)
+        try:
+            state.apply(action)
+        except CardlabError as err:  # the engine's own refusal, named as act names it
+            raise _named(err, *self._next_step(), self.seats[seat]) from None
+        self._record(Action(self.seats[seat], text, note))
 
     def _record(self, action: Action) -> None:
         hand = self.replay.hands[-1]
         hand.actions.append(action)
-        if self.state.chance_kind() == "deal" or self.state.is_game_over():
-            after = self.state.totals()
-            hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
-        self._advance()  # may deal the next hand by itself
+        state = self.state
+        if state.to_act() < 0:  # a deal is due or the game is over: the hand has ended
+            if state.chance_kind() == "deal" or state.is_game_over():
+                after = state.totals()
+                hand.scores = [a - b for a, b in zip(after, self._hand_totals, strict=True)]
+            self._advance()  # may deal the next hand by itself
         self._last = action
 
     def note(self, note: Note) -> None:
@@ -185,6 +211,16 @@ class Table:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the replay atomically (see :meth:`Replay.save`)."""
         self.replay.save(path)
+
+
+def _named(err: CardlabError, hand: int | None, step: int | None,
+           seat: str | None) -> IllegalActionError:
+    """The engine's refusal of an action, naming where it was made: an illegal action as
+    the rules said it, anything else as an action text that names no action."""
+    if isinstance(err, IllegalActionError):
+        return IllegalActionError(err.reason, hand=hand, step=step, seat=seat,
+                                  action=err.action, rule=err.rule)
+    return ActionTextError(str(err), hand=hand, step=step, seat=seat)
 
 
 def new_game(game: str, players: int | None = None, seed: int | str | None = None,

@@ -56,6 +56,7 @@ def play_checked(game: str, options: dict, seed: int, oracle) -> cardlab.Replay:
     state = table.state
     bots = _bots(game, seed, table.replay.rules.players)
     probe = random.Random(seed)
+    blank = table.replay.rules.new_state()  # no position at all
     while True:
         state = table.state
         dealt, accounted = sorted(state.dealt_cards()), sorted(state.accounted_cards())
@@ -68,6 +69,9 @@ def play_checked(game: str, options: dict, seed: int, oracle) -> cardlab.Replay:
         assert legal, f"seed {seed}: {table.seats[seat]} is to act but has no legal action"
         action = bots[seat](state, seat)
         assert action in legal
+        # an action's text names it, and depends on the action alone (State.action_text)
+        text = state.action_text(action)
+        assert state.parse_action(text) == action and blank.action_text(action) == text
         if probe.random() < 0.05:  # a clone must behave exactly like the original
             twin = state.clone()
             twin.apply(action)

@@ -296,3 +296,44 @@ def test_a_note_after_the_last_action_of_a_hand_stays_on_that_action():
                                            for s in ("blue", "red", "black")]})
     fresh.note("a real deal, typed in")
     assert fresh.replay.hands[0].note == "a real deal, typed in"
+
+
+def test_an_engine_action_is_recorded_as_its_text_would_be(tmp_path):
+    # Table.apply records a legal action as the int it is (no text parsed back); the
+    # replay is the one the same actions typed as text give, byte for byte.
+    from cardlab.games.teds_game.engine import CHANGE
+
+    for game, options in (("teds-game", {"players": 4, "start_size": 3}),
+                          ("bobs-hat", {"players": 4, "hands": 2}),
+                          ("whot", {"players": 3, "rubber": "single"})):
+        by_int = cardlab.new_game(game, seed=5, **options)
+        by_text = cardlab.new_game(game, seed=5, **options)
+        players = bots(game, by_int.replay.rules.players, kind="random", seed=5)
+        while (seat := by_int.state.to_act()) >= 0:
+            action = players[seat](by_int.state, seat)
+            by_text.act(by_int.state.action_text(action))
+            by_int.apply(action)
+        assert by_int.replay.to_json() == by_text.replay.to_json()
+    # what is not the seat to act's legal choice goes the way of its text: a bid change out
+    # of turn is recorded under the seat that makes it; an illegal int is refused as its
+    # text is, hand, step and seat named
+    table = cardlab.new_game("teds-game", players=4, seed=1, start_size=3)
+    first = table.seats[table.state.to_act()]
+    table.apply(table.state.legal_actions()[0])
+    table.apply(CHANGE + 1)
+    assert (table.replay.hands[0].actions[-1].seat,
+            table.replay.hands[0].actions[-1].act) == (first, "change bid 1")
+    twin = cardlab.new_game("teds-game", players=4, seed=1, start_size=3)
+    twin.act(table.replay.hands[0].actions[0].act)
+    twin.act("change bid 1")
+    assert twin.replay.to_json() == table.replay.to_json()
+    held = set(table.state.legal_actions())
+    for action in (next(c for c in range(52) if c not in held), CHANGE + 40):
+        errors = []
+        with pytest.raises(cardlab.IllegalActionError) as caught:
+            table.apply(action)
+        errors.append(str(caught.value))
+        with pytest.raises(cardlab.IllegalActionError) as caught:
+            twin.act(twin.state.action_text(action))
+        errors.append(str(caught.value))
+        assert errors[0] == errors[1] and "hand 1, step 3" in errors[0], errors

@@ -180,7 +180,7 @@ def test_bid_rows_of_bobs_hat_agree_with_the_replays(tmp_path, options):
     assert (result.hands[parts].fillna(0).sum(axis=1) == result.hands["score"]).all()
     seen = []
     for game in range(1, 5):
-        replay = cardlab.load(tmp_path / f"game-{game}.json")
+        replay = cardlab.load(tmp_path / f"games-{game}-{game}.zip" / f"game-{game}.json")
         bids = dataframes.bid_results(replay)
         seen += [(game, h, s, b, bool(m)) for h, s, b, m in
                  zip(bids["hand"], bids["seat"], bids["bid"], bids["made"], strict=True)]

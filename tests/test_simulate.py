@@ -14,7 +14,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 import cardlab
-from cardlab import dataframes
+from cardlab import batches, dataframes
 from cardlab.records import COMMON_COLUMNS
 from cardlab.simulation import games_path, load, make_spec, simulate
 from cardlab.simulation.rows import play_chunk
@@ -105,7 +105,18 @@ def test_the_parquet_files_round_trip(serial, tmp_path):
             games_schema()
         meta = json.loads(hands_file.schema.metadata[b"cardlab"])
         assert meta["game"] == result.spec.game and meta["games"] == 12
-        assert pq.ParquetFile(out).num_row_groups == 3  # one per chunk of 4 games
+        # a folder: one file per chunk of 4 games (one row group each), and the metadata
+        for folder, rows in ((out, result.hands), (tmp_path / f"{name}.games.parquet",
+                                                   result.games)):
+            parts = ["games-01-04.parquet", "games-05-08.parquet", "games-09-12.parquet"]
+            assert sorted(p.name for p in folder.iterdir()) == \
+                ["_common_metadata", "_metadata", *parts]
+            assert [pq.ParquetFile(folder / p).num_row_groups for p in parts] == [1, 1, 1]
+            summary = pq.read_metadata(folder / "_metadata")
+            assert summary.num_row_groups == 3 and summary.num_rows == len(rows)
+            assert [summary.row_group(i).column(0).file_path for i in range(3)] == parts
+            common = pq.read_schema(folder / "_common_metadata")
+            assert common.metadata[b"cardlab"] == hands_file.schema.metadata[b"cardlab"]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         f"{n}{ext}" for n in ("teds-random", "bobs-hat", "whot")
         for ext in (".parquet", ".games.parquet"))
@@ -128,13 +139,20 @@ def test_pandas_alone_reads_the_files_as_load_does(serial, tmp_path):
     assert forbidden.dtype == "Int16" and forbidden.isna().any()  # whole numbers, and nulls
 
 
+def folder_bytes(*folders: Path) -> dict[str, bytes]:
+    return {f"{n}/{p.name}": p.read_bytes() for n, folder in enumerate(folders)
+            for p in sorted(folder.iterdir())}
+
+
 def test_a_seeded_run_writes_the_same_bytes_whatever_plays_it(tmp_path):
     files = {}
     for workers in (0, 2, 0):
         out = tmp_path / f"run-{len(files)}.parquet"
-        run_case("bobs-hat", out=out, workers=workers)
-        files[out] = (out.read_bytes(), Path(games_path(out)).read_bytes())
+        replays = tmp_path / f"replays-{len(files)}"
+        run_case("bobs-hat", out=out, workers=workers, replays=replays)
+        files[out] = folder_bytes(out, Path(games_path(out)), replays)
     first, *others = files.values()
+    assert len(first) == 3 * 3 + 2 * 2  # 3 chunks: 2 parts and a batch each; 2 x metadata
     assert all(other == first for other in others)
 
 
@@ -143,9 +161,13 @@ def test_recording_replays_changes_nothing_and_the_replays_agree(serial, tmp_pat
         folder = tmp_path / name
         result = run_case(name, replays=folder)
         same(result, serial[name])  # the fast path and the recorded steps: the same games
-        files = sorted(folder.iterdir())
-        assert [f.name for f in files] == [f"game-{g:02d}.json" for g in range(1, 13)]
-        for g, path in enumerate(files, 1):
+        # a batch per chunk of 4 games, each holding its games' replays
+        assert sorted(f.name for f in folder.iterdir()) == \
+            ["games-01-04.zip", "games-05-08.zip", "games-09-12.zip"]
+        names = [n for f in sorted(folder.iterdir()) for n in batches.names(f)]
+        assert names == [f"{folder}/games-{(g - 1) // 4 * 4 + 1:02d}-{(g - 1) // 4 * 4 + 4:02d}"
+                         f".zip/game-{g:02d}.json" for g in range(1, 13)]
+        for g, path in enumerate(names, 1):
             check_against_replay(result, g, cardlab.load(path))
 
 
@@ -224,7 +246,7 @@ def test_a_game_with_bots_is_the_game_cardlab_play_plays(tmp_path):
                         "--option", "rubber=short", "--seed", str(seed), "--bots", bots,
                         "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
         played = cardlab.load(out)
-        simulated = cardlab.load(folder / f"game-{g}.json")
+        simulated = cardlab.load(folder / f"games-{g}-{g}.zip" / f"game-{g}.json")
         simulated.meta = {}
         assert played == simulated
 

@@ -54,6 +54,18 @@ def test_dask_gives_the_serial_frames(client):
         same(on_dask, run(game, workers=0))
 
 
+def test_the_dask_workers_write_the_files_a_serial_run_writes(client, tmp_path):
+    # each worker writes its chunks' parts and batches; this process only renames them
+    for name, workers in (("dask", None), ("serial", 0)):
+        run("teds-game", scheduler=client if workers is None else None, workers=workers,
+            out=tmp_path / f"{name}.parquet", replays=tmp_path / f"{name}-replays")
+    for ending in (".parquet", ".games.parquet", "-replays"):
+        dask, serial = (tmp_path / f"{name}{ending}" for name in ("dask", "serial"))
+        assert {p.name: p.read_bytes() for p in dask.iterdir()} == \
+            {p.name: p.read_bytes() for p in serial.iterdir()}
+    assert len(list((tmp_path / "dask-replays").iterdir())) == 5  # 10 games, 2 a chunk
+
+
 def test_a_worker_that_dies_has_its_chunk_played_again(client, tmp_path, monkeypatch):
     marker = tmp_path / "died"
     monkeypatch.setenv(FAULT_ENV, f"{marker}:1")

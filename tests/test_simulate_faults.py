@@ -56,7 +56,6 @@ BAD = {
     "negative workers": (["simulate", "whot", "--workers", "-1"], "--workers is a whole number"),
     "bad chunk": (["simulate", "whot", "--chunk", "0"], "chunk is a whole number of games"),
     "no such folder": (["simulate", "whot", "-o", "missing/r.parquet"], "no such folder"),
-    "out is a folder": (["simulate", "whot", "-o", "."], "is a folder"),
     "replays is a file": (["simulate", "whot", "--replays", "taken", "-o", "r.parquet"],
                           "taken: cannot save: is not a folder"),
     "zero timeout": (["simulate", "whot", "--scheduler", "tcp://127.0.0.1:9",
@@ -73,7 +72,19 @@ BAD = {
     "device that refuses writes": (["simulate", "whot", "-o", "/dev/full"],
                                    "/dev/full: cannot save: disk full"),
     "a device without seeking": (["simulate", "whot", "-o", "/dev/stderr"],
-                                 "/dev/stderr: cannot save: is a stream; give a file name"),
+                                 "/dev/stderr: cannot save: is a stream; a run's table is a "
+                                 "folder of Parquet files: give a folder's name"),
+    "a device that takes writes": (["simulate", "whot", "-o", "/dev/zero"],
+                                   "/dev/zero: cannot save: is a device; a run's table is a "
+                                   "folder of Parquet files"),
+    # a run's table is a folder: it may replace a file or an earlier run's table, never a
+    # folder of something else
+    "out is a folder of other things": (["simulate", "whot", "-o", "."],
+                                        ".: cannot save: is a folder that is not a "
+                                        "simulation's table (it holds 'fifo'); give another "
+                                        "name, or remove it"),
+    "out is under a file": (["simulate", "whot", "-o", "taken/r.parquet"],
+                            "taken is a file, not a folder"),
 }
 # A bad dask argument: one line before any connection, and nothing after it (dask's client
 # once printed "Exception ignored in Client.__del__ ... TimeoutError" seconds later; the
@@ -224,7 +235,8 @@ def wait_for_progress(tmp_path: Path, proc: subprocess.Popen, games: int) -> Non
 @pytest.mark.parametrize("how", ["ctrl-c", "SIGINT", "SIGTERM"])
 def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
     args = ["teds-game", "--players", "5", "--bots", "random", "--games", "200000",
-            "--chunk", "20", "--workers", "2", "--seed", "4", "-o", "r.parquet"]
+            "--chunk", "20", "--workers", "2", "--seed", "4", "-o", "r.parquet",
+            "--replays", "replays"]
     proc = start(tmp_path, *args)
     wait_for_progress(tmp_path, proc, 40)
     if how == "ctrl-c":  # the terminal's way: the whole process group, workers included
@@ -251,7 +263,10 @@ def test_an_interrupted_run_writes_the_games_that_finished(how, tmp_path):
         rows = result.hands[result.hands.game.between(first, first + 19)]
         pd.testing.assert_frame_equal(rows.reset_index(drop=True),
                                       to_frame(chunk.hands, spec), check_exact=True)
-    assert sorted(os.listdir(tmp_path)) == ["err", "r.games.parquet", "r.parquet"]
+    assert sorted(os.listdir(tmp_path)) == ["err", "r.games.parquet", "r.parquet", "replays"]
+    # the replays are those of the games in the tables: a batch per chunk taken, no more
+    batches = sorted(os.listdir(tmp_path / "replays"))
+    assert batches == [f"games-{first:06d}-{first + 19:06d}.zip" for first in games[::20]]
     assert "wrote" not in out  # the summary of what finished, not the line of a whole run
     assert out.splitlines()[1].startswith("bot random")
 

@@ -23,33 +23,33 @@ from typing import Any
 
 from ..dataframes import require
 from ..errors import CardlabError, OptionError, SaveError, brief
-from ..files import AtomicTarget, check_target, reason, write_text
 from ..game import get_game
-from ..records import Column
 from . import summary as _summary
 from .backends import Dask, Pool, Serial, connect, cpu_count
-from .rows import Chunk
+from .output import META_KEY, Output, Part, check_table, pandas_key
 from .schema import (
     GAMES_COLUMNS,
-    SCHEMA_VERSION,
     categories,
     games_schema,
     hands_columns,
     hands_schema,
-    pandas_metadata,
 )
 from .spec import Spec, make_spec
 
-META_KEY = b"cardlab"
+
+def _folder_name(path: str | os.PathLike[str]) -> str:
+    """A table's folder as given, without a trailing slash (``-o runs/x/`` is ``runs/x``)."""
+    text = os.fspath(path)
+    return text.rstrip("/" + os.sep) or text
 
 
 def games_path(out: str | os.PathLike[str]) -> str:
     """Where the games table goes beside the hands table ``out``.
 
-    >>> games_path("results.parquet"), games_path("runs/x")
+    >>> games_path("results.parquet"), games_path("runs/x/")
     ('results.games.parquet', 'runs/x.games.parquet')
     """
-    text = os.fspath(out)
+    text = _folder_name(out)
     if text in (os.devnull,):
         return text
     stem = text[: -len(".parquet")] if text.endswith(".parquet") else text
@@ -84,10 +84,6 @@ def _order(spec: Spec) -> dict[str, list[str]]:
     return {"bot": sorted(set(spec.bots)), "seat": list(spec.seats)}
 
 
-def _pandas_key(spec: Spec, columns: tuple[Column, ...]) -> bytes:
-    return pandas_metadata(columns, categories(spec.game, list(spec.seats), list(spec.bots)))
-
-
 def to_frame(table: Any, spec: Spec) -> Any:
     """A pyarrow table of a run as a DataFrame, as pandas reads the run's Parquet files
     (through their pandas metadata: a nullable count is pandas' ``Int16``, not floats with
@@ -95,7 +91,7 @@ def to_frame(table: Any, spec: Spec) -> Any:
     pd = require("pandas", "sim")
     columns = GAMES_COLUMNS if table.schema.names == [c.name for c in GAMES_COLUMNS] \
         else hands_columns(spec.game)
-    meta = {**(table.schema.metadata or {}), b"pandas": _pandas_key(spec, columns)}
+    meta = {**(table.schema.metadata or {}), b"pandas": pandas_key(spec, columns)}
     frame = table.replace_schema_metadata(meta).to_pandas()
     for column, cats in categories(spec.game, list(spec.seats), list(spec.bots)).items():
         if column in frame:
@@ -106,76 +102,14 @@ def to_frame(table: Any, spec: Spec) -> Any:
     return frame
 
 
-@contextlib.contextmanager
-def _naming(name: str) -> Iterator[None]:
-    """An operating-system error while writing ``name`` (a full disk) as a SaveError naming
-    it: pyarrow's own error names no file."""
-    try:
-        yield
-    except SaveError:
-        raise
-    except OSError as err:
-        raise SaveError(reason(err), file=name, errno=err.errno) from None
-
-
-class _Sink:
-    """The two Parquet files of a run, streamed row group by row group, put in place
-    atomically at the end (or, interrupted, with the games that finished)."""
-
-    def __init__(self, spec: Spec, out: str | os.PathLike[str],
-                 games_out: str | os.PathLike[str]) -> None:
-        pq = require("pyarrow.parquet")
-        meta = {META_KEY: json.dumps({"schema": SCHEMA_VERSION, **spec.describe()}).encode()}
-        self.targets: list[AtomicTarget] = []
-        self.writers: list[Any] = []
-        self.names = [os.fspath(out), os.fspath(games_out)]
-        try:
-            for path, schema, columns in (
-                    (out, hands_schema(spec.game), hands_columns(spec.game)),
-                    (games_out, games_schema(), GAMES_COLUMNS)):
-                target = AtomicTarget(path)
-                self.targets.append(target)
-                keys = {**meta, b"pandas": _pandas_key(spec, columns)}  # pd.read_parquet's
-                self.writers.append(pq.ParquetWriter(os.fspath(target.path),
-                                                     schema.with_metadata(keys)))
-        except BaseException:
-            self.abort()
-            raise
-        self.games = 0
-
-    def write(self, chunk: Chunk) -> None:
-        for name, writer, table in zip(self.names, self.writers, (chunk.hands, chunk.games),
-                                       strict=True):
-            with _naming(name):
-                writer.write_table(table)
-        self.games += chunk.count
-
-    def commit(self) -> None:
-        for name, writer in zip(self.names, self.writers, strict=True):
-            with _naming(name):
-                writer.close()
-        # The games table first: once the hands file is in place, its games file is too.
-        for target in reversed(self.targets):
-            target.commit()
-
-    def abort(self) -> None:
-        for writer in self.writers:
-            try:
-                writer.close()
-            except Exception:  # noqa: BLE001 - the file is being thrown away
-                pass
-        for target in self.targets:
-            target.abort()
-
-
-def _backend(spec: Spec, replays: bool, workers: int | None, scheduler: Any,
+def _backend(spec: Spec, workers: int | None, scheduler: Any,
              connect_timeout: float) -> Any:
     if scheduler is not None:
         if workers is not None:
             raise OptionError("--workers and --scheduler both say who plays: give one")
         client = connect(scheduler, connect_timeout) if isinstance(scheduler, str) \
             else scheduler
-        return Dask(spec, replays, client), client if isinstance(scheduler, str) else None
+        return Dask(spec, client), client if isinstance(scheduler, str) else None
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 0):
         raise OptionError(f"--workers is a whole number, 0 (this process) or more, not "
@@ -183,8 +117,8 @@ def _backend(spec: Spec, replays: bool, workers: int | None, scheduler: Any,
     count = cpu_count() if workers is None else workers
     count = min(count, len(spec.chunks()))
     if count <= 1 and workers != 1:
-        return Serial(spec, replays), None  # one chunk, or workers=0: no pool to start
-    return Pool(spec, replays, max(1, count)), None
+        return Serial(spec), None  # one chunk, or workers=0: no pool to start
+    return Pool(spec, max(1, count)), None
 
 
 def _progress(total: int, enabled: bool, notebook: bool) -> Any:
@@ -213,16 +147,17 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
     folder = None if replays is None else Path(replays)
     if folder is not None and folder.exists() and not folder.is_dir():
         raise SaveError("is not a folder", file=os.fspath(folder))
+    hands_name = games_name = None
     if out is not None:
-        games_out = games_path(out) if games_out is None else games_out
-        for path in (out, games_out):
-            check_target(path, seekable=True)  # Parquet: a FIFO or a terminal cannot hold it
-        if os.path.abspath(os.fspath(out)) == os.path.abspath(os.fspath(games_out)) and \
-                os.fspath(out) != os.devnull:
-            raise OptionError("the hands table and the games table would be the same file")
-    backend, own_client = _backend(spec, folder is not None, workers, scheduler,
-                                   connect_timeout)
-    sink: _Sink | None = None
+        hands_name = _folder_name(out)
+        games_name = games_path(hands_name) if games_out is None else _folder_name(games_out)
+        for path in (hands_name, games_name):
+            check_table(path)  # before any game: a Parquet table is a folder of files
+        if os.path.abspath(hands_name) == os.path.abspath(games_name) and \
+                hands_name != os.devnull:
+            raise OptionError("the hands table and the games table would be the same folder")
+    backend, own_client = _backend(spec, workers, scheduler, connect_timeout)
+    output: Output | None = None
     tally = _summary.Tally()
     hands: list[Any] = []
     games: list[Any] = []
@@ -231,51 +166,46 @@ def run(spec: Spec, *, workers: int | None = None, scheduler: Any = None,
     guard = Signals(terminate=handle_sigterm)
     try:
         with guard:
-            if folder is not None:
-                folder.mkdir(parents=True, exist_ok=True)
-            sink = None if out is None else _Sink(spec, out, games_out)  # type: ignore
+            output = Output(spec, hands_name, games_name,
+                            None if folder is None else os.fspath(folder), collect)
+            sink = output
             bar = _progress(spec.games, progress, notebook)
 
-            def take(chunk: Chunk) -> None:
-                if sink is not None:
-                    sink.write(chunk)
+            def take(part: Part) -> None:
+                sink.take(part)  # its files put in place: a rename each
                 if collect:
-                    hands.append(chunk.hands)
-                    games.append(chunk.games)
-                tally.add(chunk.games)
-                if folder is not None:
-                    for name, text in chunk.replays:
-                        write_text(folder / name, text)
-                info["games"] += chunk.count
+                    hands.append(part.hands)
+                    games.append(part.games)
+                tally.merge(part.tally)
+                info["games"] += part.count
                 if bar is not None:
-                    bar.update(chunk.count)
+                    bar.update(part.count)
                 if on_chunk is not None:
-                    on_chunk(chunk)
+                    on_chunk(part)
 
             try:
-                for chunk in _iterate(backend):
+                for part in backend.chunks(output.destination()):
                     with guard.deferred():  # a chunk is taken whole, or not at all
-                        take(chunk)
+                        take(part)
             except KeyboardInterrupt:
                 with guard.deferred(drop=True):  # a second Ctrl-C: the same ending
                     info["interrupted"] = True
                     info["signal"] = guard.received[0] if guard.received else None
                     backend.close()
-                    for chunk in backend.finished():  # finished out of order: they count
-                        take(chunk)
+                    for part in backend.finished():  # finished out of order: they count
+                        take(part)
             with guard.deferred(drop=not info["interrupted"]):
                 backend.close(now=info["interrupted"])
-                if sink is not None:
-                    if info["games"]:
-                        sink.commit()
-                        info["written"] = sink.names
-                    else:
-                        sink.abort()
-                    sink = None
+                if info["games"]:
+                    output.commit()
+                    info["written"] = output.names
+                else:
+                    output.abort()
+                output = None
     except BaseException:
         backend.close()
-        if sink is not None:
-            sink.abort()
+        if output is not None:
+            output.abort()
         raise
     finally:
         if bar is not None:
@@ -351,10 +281,6 @@ class Signals:
                 raise self._error(signum)
 
 
-def _iterate(backend: Any) -> Iterator[Chunk]:
-    yield from backend.chunks()
-
-
 def simulate(game: str, *, players: int | None = None, games: int = 100,
              bots: str | Sequence[str] = "heuristic", seed: int | str = 0,
              options: Mapping[str, Any] | None = None, seating: str = "rotate",
@@ -370,9 +296,10 @@ def simulate(game: str, *, players: int | None = None, games: int = 100,
     the game's number); ``options`` (rules options; bots play with the game's simulation
     options, Whot's safety cap, unless set); ``workers`` (``None``: a process pool over all
     cores; ``0``: this process) or ``scheduler`` (a dask.distributed ``Client``, or a
-    scheduler's address); ``replays`` (a folder: each game saved as a replay); ``out`` (the
-    hands table as Parquet, the games table beside it: :func:`games_path`); ``progress`` (a
-    tqdm bar, a widget in a notebook).
+    scheduler's address); ``replays`` (a folder: each game saved as a replay, a zip of them
+    per chunk); ``out`` (the hands table as a folder of Parquet files, the games table
+    beside it: :func:`games_path`; docs/simulations.md#files); ``progress`` (a tqdm bar, a
+    widget in a notebook).
 
     The results are the same, row for row, whatever plays them (see docs/simulations.md).
     """
@@ -391,7 +318,8 @@ def simulate(game: str, *, players: int | None = None, games: int = 100,
 
 def load(path: str | os.PathLike[str],
          games_out: str | os.PathLike[str] | None = None) -> SimulationResult:
-    """Read a run's Parquet files back (the hands table at ``path``, the games beside it)."""
+    """Read a run's tables back: the hands table at ``path`` (a folder of Parquet files, or
+    an older cardlab's single file), the games table beside it."""
     pq = require("pyarrow.parquet")
     games_file = games_path(path) if games_out is None else games_out
     try:

@@ -18,7 +18,8 @@ from typing import Any
 from ..errors import CardlabError, OptionError, brief
 from ..words import plural
 from ..workers import WorkerPool
-from .rows import Chunk, fault_setting, play_chunk
+from .output import Destination, Part, play_part
+from .rows import fault_setting
 from .spec import Spec
 
 MAX_ATTEMPTS = 3  # plays of one chunk before the run gives up on it
@@ -44,14 +45,14 @@ class Serial:
 
     reruns = 0
 
-    def __init__(self, spec: Spec, replays: bool) -> None:
-        self.spec, self.replays = spec, replays
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
 
-    def chunks(self) -> Iterator[Chunk]:
+    def chunks(self, dest: Destination) -> Iterator[Part]:
         for index in range(len(self.spec.chunks())):
-            yield play_chunk(self.spec, index, self.replays)
+            yield play_part(self.spec, index, dest)
 
-    def finished(self) -> list[Chunk]:
+    def finished(self) -> list[Part]:
         """Chunks done but not yet yielded (none here)."""
         return []
 
@@ -63,14 +64,14 @@ class Pool:
     """Chunks on ``workers`` worker processes of cardlab's own (cardlab/workers.py): each
     plays one chunk at a time, and a worker that dies loses that chunk alone."""
 
-    def __init__(self, spec: Spec, replays: bool, workers: int) -> None:
-        self.spec, self.replays, self.workers = spec, replays, workers
+    def __init__(self, spec: Spec, workers: int) -> None:
+        self.spec, self.workers = spec, workers
         self.fault = fault_setting()
         self.reruns = 0
-        self.done: dict[int, Chunk] = {}
+        self.done: dict[int, Part] = {}
         self.pool: WorkerPool | None = None
 
-    def chunks(self) -> Iterator[Chunk]:
+    def chunks(self, dest: Destination) -> Iterator[Part]:
         total = len(self.spec.chunks())
         deaths = [0] * total  # times a chunk's worker died playing it
         todo = list(range(total - 1, -1, -1))  # a stack: the next chunk to start is last
@@ -83,7 +84,7 @@ class Pool:
             while todo and pool.free() and (pool.busy() + len(self.done) < held or
                                             todo[-1] == following):
                 index = todo.pop()
-                pool.submit(index, play_chunk, self.spec, index, self.replays, self.fault)
+                pool.submit(index, play_part, self.spec, index, dest, self.fault)
 
         while following < total:
             start()
@@ -104,7 +105,7 @@ class Pool:
                 yield self.done.pop(following)
                 following += 1
 
-    def finished(self) -> list[Chunk]:
+    def finished(self) -> list[Part]:
         return [self.done[i] for i in sorted(self.done)]
 
     def close(self, now: bool = True) -> None:
@@ -202,11 +203,11 @@ class Dask:
     """Chunks as tasks of a ``dask.distributed.Client`` (cardlab must be installed on every
     worker, at the same version)."""
 
-    def __init__(self, spec: Spec, replays: bool, client: Any) -> None:
-        self.spec, self.replays, self.client = spec, replays, client
+    def __init__(self, spec: Spec, client: Any) -> None:
+        self.spec, self.client = spec, client
         self.fault = fault_setting()
         self.reruns = 0
-        self.done: dict[int, Chunk] = {}
+        self.done: dict[int, Part] = {}
         self.running: dict[Any, int] = {}
 
     def _workers(self) -> int:
@@ -216,7 +217,7 @@ class Dask:
         except Exception:  # noqa: BLE001 - the count only sizes the window
             return 1
 
-    def chunks(self) -> Iterator[Chunk]:
+    def chunks(self, dest: Destination) -> Iterator[Part]:
         distributed = import_distributed()
         total = len(self.spec.chunks())
         attempts = [0] * total
@@ -228,7 +229,7 @@ class Dask:
 
         def submit(index: int) -> None:
             attempts[index] += 1
-            future = self.client.submit(play_chunk, self.spec, index, self.replays, self.fault,
+            future = self.client.submit(play_part, self.spec, index, dest, self.fault,
                                         key=f"cardlab-chunk-{token}-{index}-{attempts[index]}",
                                         pure=False)
             self.running[future] = index
@@ -270,7 +271,7 @@ class Dask:
                 yield self.done.pop(following)
                 following += 1
 
-    def finished(self) -> list[Chunk]:
+    def finished(self) -> list[Part]:
         return [self.done[i] for i in sorted(self.done)]
 
     def close(self, now: bool = True) -> None:

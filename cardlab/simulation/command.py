@@ -42,9 +42,12 @@ def add_parser(sub: Any) -> None:
                      help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     sim.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10)")
-    sim.add_argument("--replays", metavar="DIR", help="also save each game as a replay here")
-    sim.add_argument("-o", "--out", help="the hands table (Parquet); the games table goes "
-                                         "beside it, as NAME.games.parquet")
+    sim.add_argument("--replays", metavar="DIR",
+                     help="also save each game as a replay here: a zip per chunk of games, "
+                          "DIR/games-FIRST-LAST.zip, holding game-N.json")
+    sim.add_argument("-o", "--out", help="the hands table, a folder of Parquet files (one "
+                                         "per chunk); the games table goes beside it, as "
+                                         "NAME.games.parquet")
     sim.add_argument("--chunk", type=int, metavar="GAMES",
                      help="games per chunk (default: about 64 chunks, at most 1000 games)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")

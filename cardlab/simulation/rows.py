@@ -40,8 +40,7 @@ from ..cards import seeded_rng
 from ..game import State
 from ..kernel import play_hand
 from ..records import HandRecorder
-from ..replay import Replay
-from ..table import Table
+from ..replay import Action, Hand, Replay
 from .schema import games_schema, hands_schema
 from .spec import Spec
 
@@ -102,17 +101,56 @@ def _maybe_fault(index: int, fault: str | None) -> None:
     os._exit(70)
 
 
-def play_chunk(spec: Spec, index: int, replays: bool = False,
-               fault: str | None = None) -> Chunk:
+class _Recorder:
+    """The replays of a chunk's games, assembled from what the engine did: each deal's
+    seeded record, each action as the engine applied it (an int, checked by ``apply``),
+    the hands' scores and the totals, the very values a :class:`~cardlab.table.Table`
+    records. An action's text depends on the action alone (``State.action_text``), so each
+    (seat, action) becomes one :class:`~cardlab.replay.Action`, shared by the chunk's
+    replays: they are written and dropped here, never changed."""
+
+    def __init__(self, spec: Spec, keep: Callable[[str, str], None] | None) -> None:
+        self.spec = spec
+        self.seats = list(spec.seats)
+        self.known: dict[int, Action] = {}  # action * players + seat: the Action
+        self.width = len(str(spec.games))  # game-0001.json: as many digits as the last game
+        self.texts: list[tuple[str, str]] = []
+        self.keep = keep or (lambda name, text: self.texts.append((name, text)))
+
+    def actions(self, keys: list[int], state: State) -> list[Action]:
+        known = self.known
+        out = []
+        for key in keys:
+            recorded = known.get(key)
+            if recorded is None:
+                action, seat = divmod(key, len(self.seats))
+                recorded = known[key] = Action(self.seats[seat], state.action_text(action))
+            out.append(recorded)
+        return out
+
+    def game(self, game: int, seed: int, kinds: list[str], setup: Any, hands: list[Hand],
+             totals: list[int]) -> None:
+        spec = self.spec
+        replay = Replay(game=spec.game, options=dict(spec.options), seats=self.seats,
+                        seed=seed, setup=setup, hands=hands, totals=totals,
+                        meta={"simulation": {"seed": spec.seed, "game": game, "bots": kinds}})
+        self.keep(f"game-{game:0{self.width}d}.json", replay.to_json())
+
+
+def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None = None,
+               keep: Callable[[str, str], None] | None = None) -> Chunk:
     """Play chunk ``index`` of ``spec.chunks()`` and return its rows (and replays).
 
-    ``fault``: the test-only fault injection (see :func:`fault_setting`)."""
+    ``replays``: record each game, as ``(name, JSON text)`` in :attr:`Chunk.replays`, or,
+    with ``keep``, handed to ``keep(name, text)`` as each game ends (a batch written as the
+    chunk goes). ``fault``: the test-only fault injection (see :func:`fault_setting`)."""
     _maybe_fault(index, fault)
     first, count = spec.chunks()[index]
     rules = spec.rules()
     n = spec.players
     rec = rules.game.records().recorder(n)  # what the game keeps of each hand
     bot_names = sorted(set(spec.bots))
+    recorder = _Recorder(spec, keep) if replays else None
     # per hand
     h_game: list[int] = []
     h_hand: list[int] = []
@@ -130,28 +168,20 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
     g_bot: list[int] = []
     g_total: list[int] = []
     g_winners: list[list[int]] = []
-    texts: list[tuple[str, str]] = []
-    width = len(str(spec.games))
     for game in range(first, first + count):
         seed = spec.game_seed(game)
         kinds = spec.seat_bots(game)
         bot_index = [bot_names.index(k) for k in kinds]
         all_random = all(k == "random" for k in kinds)
-        table: Table | None = None
-        if replays:
-            replay = Replay(game=spec.game, options=dict(spec.options), seats=list(spec.seats),
-                            seed=seed, meta={"simulation": {
-                                "seed": spec.seed, "game": game, "bots": kinds}})
-            table = Table(replay, auto_deal=False)  # deals one by one: a hand's end is read
-            state: State = table.state
-        else:
-            state = rules.new_state()
-            if state.chance_kind() == "setup":
-                state.apply_chance(state.seeded_chance(seed))
+        state = rules.new_state(recorder.seats) if recorder else rules.new_state()
+        setup = None
+        if state.chance_kind() == "setup":
+            setup = state.seeded_chance(seed)
+            state.apply_chance(setup)
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         # bots the kernel plays a whole hand with, in one call (when not recording)
-        players = None if all_random or table is not None else kernel_players(bots, state)
+        players = None if all_random or recorder is not None else kernel_players(bots, state)
         # the table's generator: only an all-random game draws from it (seeding one costs
         # more than a hand of the compiled bots' play)
         rand = seeded_rng(seed, "simulate-random").random if all_random else _no_numbers
@@ -159,14 +189,12 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
         mark = next(counter)  # each next() takes a number too: actions = difference - 1
         before = [0] * n
         hands = actions = 0
+        recorded: list[Hand] = []
         while not state.is_game_over():
-            if table is not None:
-                table.deal()
-            else:
-                state.deal_seeded(seed)
+            deal = state.seeded_chance(seed) if recorder else None  # what the replay keeps
+            state.deal_seeded(seed)
             size = rec.hand_size(state)
-            played = 0
-            if all_random and table is None:
+            if all_random and recorder is None:
                 state.random_playout(counted)
                 played = -mark
                 mark = next(counter)
@@ -176,19 +204,22 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
             else:
                 legal = state.legal_actions
                 to_act = state.to_act
+                apply = state.apply
+                keys: list[int] = []  # action * n + seat, as the engine applied them
                 while (seat := to_act()) >= 0:
                     if all_random:
                         choices = legal()
                         action = choices[int(rand() * len(choices))]
                     else:
                         action = bots[seat](state, seat)
-                    if table is not None:
-                        table.apply(action)
-                    else:
-                        state.apply(action)
-                    played += 1
+                    apply(action)
+                    keys.append(action * n + seat)
+                played = len(keys)
             scores = rec.scores(state)
             totals = [a + b for a, b in zip(before, scores, strict=True)]
+            if recorder:
+                recorded.append(Hand(deal=deal, actions=recorder.actions(keys, state),
+                                     scores=list(scores) if keys else None))
             hands += 1
             actions += played
             h_game.append(game)
@@ -211,13 +242,14 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                                f"engine's totals are {final}")
         g_total.extend(final)
         g_winners.append(rules.winners(final))
-        if table is not None:
-            texts.append((f"game-{game:0{width}d}.json", table.replay.to_json()))
+        if recorder:
+            recorder.game(game, seed, kinds, setup, recorded, final)
     hands_table = _hands_table(spec, bot_names, rec, h_game, h_hand, h_dealer, h_size,
                                h_actions, s_bot, s_score, s_total)
     games_table = _games_table(spec, bot_names, first, count, g_seed, g_hands, g_actions,
                                g_bot, g_total, g_winners)
-    return Chunk(index, first, count, hands_table, games_table, texts, len(h_game))
+    return Chunk(index, first, count, hands_table, games_table,
+                 recorder.texts if recorder else [], len(h_game))
 
 
 # -- the tables ----------------------------------------------------------------------------

@@ -118,6 +118,17 @@ class Tally:
                 group[2] += int(squares[i])
                 group[3] += float(wins[i])
 
+    def merge(self, groups: dict[tuple[str, str], list[Any]]) -> None:
+        """Add another tally's sums (its :attr:`groups`: a chunk's, from the worker that
+        played it); merged chunk by chunk in game order, the sums are those of
+        :meth:`add` over the same chunks."""
+        for key, (count, total, squares, wins) in groups.items():
+            group = self.groups.setdefault(key, [0, 0, 0, 0.0])
+            group[0] += count
+            group[1] += total
+            group[2] += squares
+            group[3] += wins
+
     def rows(self, order: dict[str, list[str]]) -> list[dict[str, Any]]:
         """One dict per group: by, name, n, mean, ci_low, ci_high, win_rate (bots first,
         then seats, each in ``order``)."""
