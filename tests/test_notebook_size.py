@@ -32,14 +32,16 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BUDGET = 250_000  # bytes a shown Ted's Game example may add to a saved notebook
 
 
-def executed(*sources: str) -> nbformat.NotebookNode:
-    """A notebook of ``sources`` run in this Python's kernel, widget state stored."""
+def executed(*sources: str, allow_errors: bool = False) -> nbformat.NotebookNode:
+    """A notebook of ``sources`` run in this Python's kernel, widget state stored (with
+    ``allow_errors``, a cell that raises keeps its error output and the run goes on)."""
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     NotebookClient(nb, kernel_name="python3", timeout=240, store_widget_state=True,
+                   allow_errors=allow_errors,
                    resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
     return nb
 
@@ -112,6 +114,28 @@ def test_without_anywidget_a_replay_shows_its_summary_and_what_to_install():
     one_line = "[<Replay bobs-hat: Tone, Remo, Kathrine, Brad; 2 hands>]"
     assert listed[0].data["text/plain"] == one_line
     assert not nb.metadata.get("widgets")
+
+
+def test_a_cardlab_error_in_a_notebook_is_one_line_not_a_traceback():
+    """IPython shows a CardlabError as the line its ``_render_traceback_`` gives: importing the
+    viewer or the exercises without anywidget says what to install; a user's bad file says
+    which and why. An error that is not cardlab's keeps its traceback."""
+    nb = executed('import sys\nsys.modules["anywidget"] = None  # as if it were not installed',
+                  "from cardlab.view import ReplayViewer",
+                  "import cardlab.lessons.exercises",
+                  'import cardlab\ncardlab.load("no-such-replay.json")',
+                  "def broken():\n    return 1 / 0\nbroken()", allow_errors=True)
+    install = ("MissingExtraError: anywidget is needed for this (it is not installed: import "
+               "of anywidget halted; None in sys.modules); install it with: "
+               "pip install 'cardlab[widgets]'")
+    shown = []
+    for cell in nb.cells[1:]:
+        (output,) = cell.outputs
+        assert output.output_type == "error"
+        shown.append(output.traceback)
+    assert shown[0] == shown[1] == [install]
+    assert shown[2] == ["ReplayError: no-such-replay.json: no such file"]
+    assert len(shown[3]) > 1 and "ZeroDivisionError" in shown[3][-1]  # a bug keeps its stack
 
 
 # -- a viewer is a view -------------------------------------------------------------------
