@@ -11,7 +11,10 @@ import cardlab
 NOUNS = ("hand", "card", "trick", "action", "decision", "game", "time", "seat", "player",
          "bid", "point", "deal", "rollout", "move", "step", "chunk", "round", "bot", "sample",
          "counter", "rubber", "note", "variation", "re-cut")
-ONE_MANY = re.compile(r"(?<![\w.,+\-−/])1 (?:" + "|".join(NOUNS) + r")s\b")
+# "1 hands", but not a number that names something ("hand 1 deals 5 cards each": a verb)
+NAMED = "".join(f"(?<!{word} )" for word in ("hand", "game", "trick", "step", "round", "action",
+                                              "seat", "deal", "rubber"))
+ONE_MANY = re.compile(r"(?<![\w.,+\-−/])" + NAMED + "1 (?:" + "|".join(NOUNS) + r")s\b")
 OPEN_PLURAL = re.compile(r"\w\(s\)")  # "time(s)"
 ARTICLE = re.compile(r"\ba (?:8\d*|11|18)\b")  # "a 11": an 11
 QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)")  # what is typed: 'play blue14'
