@@ -158,6 +158,36 @@ def test_moving_or_reconfiguring_a_viewer_returns_none(review, name):
     assert getattr(viewer, name)(*MOVES[name]) is None  # a cell ending in it shows nothing
 
 
+def test_a_cell_ending_in_a_move_explore_or_evaluate_shows_no_viewer_again():
+    """In a kernel: the viewer is shown once; a cell ending in each method that moves or
+    reconfigures it shows nothing, ``explore`` shows its Branch as one line, and
+    ``evaluate`` shows nothing (its values are on the viewer); no cell shows a widget again."""
+    calls = [f"viewer.{name}({', '.join(map(repr, args))})" for name, args in sorted(MOVES.items())]
+    nb = executed("import cardlab\nfrom cardlab.view import ReplayViewer\n"
+                  "viewer = ReplayViewer(cardlab.example('norwegian-review'))\nviewer",
+                  *calls, "viewer.set_seat(None)\nviewer.set_lang('en')\n"
+                  "viewer.goto_action(1, 19)",
+                  "viewer.explore('play black12', seed=1)",
+                  "viewer.set_line(0)\nviewer.goto_action(1, 19)",
+                  "viewer.evaluate(rollouts=4, bot='random')",
+                  "(viewer.widget.line, viewer.step, viewer.widget.evaluate)")
+    first, *cells, where = nb.cells
+    assert WIDGET_VIEW in first.outputs[0].data  # shown once, by the cell that made it
+    shown = {cell.source.splitlines()[-1]: [o.output_type for o in cell.outputs]
+             for cell in cells}
+    branch = shown.pop("viewer.explore('play black12', seed=1)")
+    assert set(map(tuple, shown.values())) == {()}, shown  # nothing at all
+    assert branch == ["execute_result"]
+    (result,) = nb.cells[-4].outputs
+    assert set(result.data) == {"text/plain"}  # the Branch's line, no widget
+    assert result.data["text/plain"].startswith(
+        "<Branch hand 1, action 20, Brad: play black 12 (+5 more); hand scores, line → "
+        "variation: Tone ")
+    assert where.outputs[0].data["text/plain"] == "(0, 19, True)"  # the values are shown
+    assert not [o for cell in nb.cells[1:] for o in cell.outputs
+                if WIDGET_VIEW in o.get("data", {})]
+
+
 def test_at_opens_a_viewer_where_it_is_asked(review):
     assert ReplayViewer(review).step == 0
     assert ReplayViewer(review, at=12).step == 12

@@ -168,7 +168,7 @@ function render({ model, el: host }) {
   const advice = evaluateView({ goto: (index, step) => setState({ line: index, step }),
     send: (msg) => model.send(msg), pick: (text) => {
       whatSelect.value = text;
-      message.textContent = `${readable(movie, text)}: "try it" plays it, the bots finish`;
+      message.textContent = `${readable(movie, text)}: "try it" plays it from here`;
       whatSelect.focus();
     } });
 
