@@ -122,7 +122,7 @@ function checkbox(cls, label) {
 function render({ model, el: host }) {
   const root = el("div", "cardlab-viewer");
   root.tabIndex = 0;
-  root.setAttribute("data-lm-suppress-shortcuts", "");
+  keepKeysInside(root);  // no JupyterLab shortcut from any control inside (common.js)
   root.setAttribute("role", "application");
   root.setAttribute("aria-label", "card table viewer");
   root.cardlabModel = model;
@@ -613,17 +613,10 @@ function render({ model, el: host }) {
     model.send({ type: "explore", line: get("line") || 0, step: get("step"),
       action: whatSelect.value, seat: viewKey() });
   });
-  // The keys work from every control inside the viewer, and none reaches JupyterLab there.
-  // Lab matches a shortcut from the focused element up, and stops at an element marked
-  // data-lm-suppress-shortcuts: the root's mark covers only the root itself, so every element
-  // that takes focus inside is marked too. A bound key's default (scrolling the notebook) is
-  // prevented; a select keeps ↑/↓, which choose its option. The slider steps with ←/→ as the
-  // viewer does (its own handling would step twice).
-  root.addEventListener("focusin", (event) => {
-    if (event.target instanceof Element) {
-      event.target.setAttribute("data-lm-suppress-shortcuts", "");
-    }
-  });
+  // The keys work from every control inside the viewer, and none reaches JupyterLab there
+  // (keepKeysInside, above). A bound key's default (scrolling the notebook) is prevented; a
+  // select keeps ↑/↓, which choose its option. The slider steps with ←/→ as the viewer does
+  // (its own handling would step twice).
   const KEYS = {
     ArrowRight: () => goto(get("step") + 1),
     ArrowLeft: () => goto(get("step") - 1),
