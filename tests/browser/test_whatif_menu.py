@@ -10,7 +10,8 @@ whatever was played), and every action of the Evaluate list is a button drawn al
 value's marks: nothing tells the move played from the others. The move list writes out no
 later move. The same is read in Brad's own view of the review at his decisions.
 
-Choosing the move played and *try it* steps on along the game, with no new line.
+Choosing the move played and *try it* steps on along the game, with no new line; the message
+that says so goes when the viewer steps back.
 """
 
 from __future__ import annotations
@@ -178,3 +179,8 @@ def test_trying_the_move_played_steps_on(menu_page: tuple[Any, cardlab.Replay]) 
     assert message == "Brad: hat −10 is what was played here; on to step 1"
     assert root.locator("select.cardlab-line-select option").count() == lines
     harness.shoot(page, root, "whatif-played-light-1280x900.png")
+    # the message belongs to that step: back at step 0 it no longer says what was played
+    root.focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.querySelector('{sel}').dataset.step === '0'")
+    assert root.locator(".cardlab-message").text_content() == ""
