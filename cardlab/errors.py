@@ -33,7 +33,21 @@ def brief(value: object) -> str:
 
 
 class CardlabError(Exception):
-    """Root of every error cardlab raises on purpose."""
+    """Root of every error cardlab raises on purpose.
+
+    In a notebook (or the IPython shell) it shows as its one line, ``Name: message``, not a
+    traceback: IPython asks an exception for ``_render_traceback_`` and, when it has one,
+    prints the lines it returns instead of the stack. A cardlab error says where and why; the
+    stack of cardlab's own frames tells a student or teacher nothing more (the command line
+    prints one line too). A developer who wants the stack catches the error and calls
+    ``traceback.print_exc()``.
+
+    >>> CardlabError("no seat 'brad'; the seats are Tone, Remo")._render_traceback_()
+    ["CardlabError: no seat 'brad'; the seats are Tone, Remo"]
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"{type(self).__name__}: {self}"]
 
 
 class UnknownGameError(CardlabError, KeyError):

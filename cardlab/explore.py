@@ -41,7 +41,12 @@ MAX_ACTIONS = 100_000
 
 @dataclasses.dataclass
 class Branch:
-    """A variation that was played out: where it branches, its actions and both results."""
+    """A variation that was played out: where it branches, its actions and both results.
+
+    Its ``repr`` is one line in words (what a notebook cell ending in
+    ``viewer.explore(...)`` shows): where it branches, what was played instead, and each
+    seat's hand score along the line it branches off → along the variation.
+    """
 
     hand: int  # counted from 1 (hand 1 is replay.hands[0])
     parent: LinePath  # the line it branches off
@@ -51,6 +56,25 @@ class Branch:
     parent_scores: list[int] | None  # what the parent line's hand scored (None: unfinished)
     scores: list[int] | None  # what the variation's hand scores (None: it did not finish)
     seats: list[str]
+    game: str = ""  # the game's name: its words for the cards and a hand
+
+    def __repr__(self) -> str:
+        if not self.game:  # made by hand, with no game to name the cards by
+            return (f"<Branch hand {self.hand}, action {self.index + 1}: "
+                    f"{plural(len(self.actions), 'action')}>")
+        from .game import get_game
+        from .view.wording import pretty, signed, variation_label
+
+        first = self.actions[0]
+        word = get_game(self.game).game_type.hand_word
+        where = variation_label(word, self.hand, self.index, first.seat,
+                                pretty(self.game, first.act), len(self.actions) - 1,
+                                nested=len(self.path) > 1)
+        if self.parent_scores is None or self.scores is None:
+            return f"<Branch {where}; the {word} did not finish>"
+        scores = ", ".join(f"{name} {signed(main)} → {signed(alt)}" for name, main, alt in
+                           zip(self.seats, self.parent_scores, self.scores, strict=True))
+        return f"<Branch {where}; {word} scores, line → variation: {scores}>"
 
     def compare(self) -> list[dict[str, Any]]:
         """One row per seat: the parent line's and the variation's hand score, and the change."""
@@ -144,8 +168,10 @@ def branch(replay: Replay, hand: int, index: int, action: str,
         text = state.action_text(chosen)
         seat = state.actor(chosen)  # usually the seat to act; Ted's bid change is another
         if index < len(parent) and parent[index].act == text:
-            raise CardlabError(f"{text!r} is what the line already plays here; choose "
-                               "another action to branch")
+            from .view.wording import pretty  # the action in words (the views' wording)
+
+            raise CardlabError(f"{pretty(replay.game, text)} is what the line already plays "
+                               "here; choose another action to branch")
         state.apply(chosen)  # the engine refuses an illegal action, with its reason
     except IllegalActionError as err:
         raise err.located(hand=state.hand_number(), step=index + 1,
@@ -163,7 +189,8 @@ def branch(replay: Replay, hand: int, index: int, action: str,
     new_path = replay.add_variation(hand, path, index, actions)
     return Branch(hand=hand, parent=path, index=index, path=new_path, actions=actions,
                   parent_scores=_scores_if_done(parent_end, before),
-                  scores=_scores_if_done(state, before), seats=list(replay.seats))
+                  scores=_scores_if_done(state, before), seats=list(replay.seats),
+                  game=replay.game)
 
 
 def _totals_at_deal(replay: Replay, hand: int) -> list[int]:
@@ -182,22 +209,22 @@ def compare(replay: Replay, hand: int, path: LinePath) -> Branch:
     return Branch(hand=hand, parent=parent, index=index, path=path, actions=line[index:],
                   parent_scores=_scores_if_done(line_state(replay, hand, parent), before),
                   scores=_scores_if_done(line_state(replay, hand, path), before),
-                  seats=list(replay.seats))
+                  seats=list(replay.seats), game=replay.game)
 
 
 def describe(replay: Replay, hand: int, path: LinePath) -> str:
-    """A short label for a line of ``hand`` (counted from 1): "main line" or
-    "hand 1, action 14: play red7 (+11 more)"."""
+    """A short label for a line of ``hand`` (counted from 1), as the viewer's line menu
+    names it: "main line" or "hand 1, action 14, Remo: play red 7 (+11 more)"."""
+    from .view.wording import pretty, variation_label  # the views' words
+
     if not path:
         return "main line"
     index = path[-1][0]
     line = replay.line(hand, path)
-    rest = len(line) - index - 1
-    more = f" (+{rest} more)" if rest else ""
-    depth = "variation of a variation, " if len(path) > 1 else ""
     word = replay.rules.game.game_type.hand_word  # a Whot rubber's hands are games
-    return (f"{word} {hand}, {depth}action {index + 1}: {line[index].seat} "
-            f"{line[index].act}{more}")
+    return variation_label(word, hand, index, line[index].seat,
+                           pretty(replay.game, line[index].act), len(line) - index - 1,
+                           nested=len(path) > 1)
 
 
 __all__ = ["Branch", "branch", "compare", "describe", "line_state", "make_bots"]

@@ -13,8 +13,10 @@ shows. Probes only ``check`` an exercise (no score is recorded), never ``answer`
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
+import wordcheck
 
 import notebooks
 
@@ -89,6 +91,9 @@ def test_following_who_must_follow(following):
     held = pos["hands"][2]
     assert held == ["blue15", "blue17", "red11", "red20"]  # as the text says: two of each
     assert pos["legal"] == ["play blue15", "play blue17"]
+    # printed as people name the cards (in Lab too: the handout leaves this cell out)
+    assert following.printed("follow") == ("Kathrine holds: blue 15, blue 17, red 11, red 20\n"
+                                           "She may play:   blue 15 or blue 17\n")
     refusal = following.probes["refusal"]
     assert refusal.startswith("Kathrine must follow blue, the suit led")
     assert following.text("refusal") == refusal + "\n"
@@ -350,12 +355,20 @@ def test_whot_matching(whot):
     assert set(match["playable"]) == {"circle4", "triangle11", "cross11", "whot20/2"}
     assert {"triangle7", "cross5"} <= set(match["held"]) - set(match["playable"])
     assert match["played"] == "play cross11"
+    assert whot.printed("match") == ("call card: circle 11\n"
+                                     "Ade holds: circle 4, triangle 7, triangle 11, cross 5, "
+                                     "cross 11, WHOT\n"
+                                     "he may play: circle 4, cross 11, triangle 11, WHOT\n")
 
 
 def test_whot_calls(whot):
     call = whot.probes["call"]
     assert call["played"] == "play whot20/2 call circle" and call["card"] == "whot20/2"
     assert call["symbol"] == "circle" and call["legal"] == ["play circle5", "draw"]
+    assert whot.printed("call").splitlines()[1:] == [
+        "call card: WHOT   called symbol: ● circle",
+        "Bisi holds: circle 5, triangle 1, square 13, star 3, star 4",
+        "Bisi may: play circle 5 or draw"]
     on = whot.probes["whot-on-whot"]
     assert on["played"][0].startswith("play whot") and on["played"][0].endswith("call triangle")
     assert on["seat"] == "Bisi" and on["played"][1].startswith("play whot")
@@ -404,3 +417,18 @@ def test_run_all_leaves_every_viewer_where_its_cell_put_it(run, request):
     named = {m for places in executed.places.values() for m in places}
     assert len(set(shown) & named) >= 2  # the lesson shows viewers it holds by name
     assert executed.moved_viewers() == []
+
+
+# --- what the lessons print names cards as people do -----------------------------------------
+
+@pytest.mark.parametrize("run", ["following", "bobs_hat", "teds_game", "whot"])
+def test_what_a_lesson_prints_names_cards_as_people_do(run, request):
+    """In JupyterLab a lesson's every printed line (the cells a handout leaves out too) names
+    cards in words: no card code, no action text ("play blue15"), no slip."""
+    executed: notebooks.Run = request.getfixturevalue(run)
+    printed = {line for cell in executed.notebook.cells if cell.cell_type == "code"
+               for line in executed.printed(cell.id).splitlines() if line.strip()}
+    assert printed, run
+    for game in ("bobs-hat", "teds-game", "whot"):  # lesson 10 plays two of them
+        assert wordcheck.slips(printed, game) == [], game
+    assert not [line for line in printed if re.search(r"\bplay \w+\d", line)], run

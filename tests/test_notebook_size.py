@@ -32,14 +32,16 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 BUDGET = 250_000  # bytes a shown Ted's Game example may add to a saved notebook
 
 
-def executed(*sources: str) -> nbformat.NotebookNode:
-    """A notebook of ``sources`` run in this Python's kernel, widget state stored."""
+def executed(*sources: str, allow_errors: bool = False) -> nbformat.NotebookNode:
+    """A notebook of ``sources`` run in this Python's kernel, widget state stored (with
+    ``allow_errors``, a cell that raises keeps its error output and the run goes on)."""
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     NotebookClient(nb, kernel_name="python3", timeout=240, store_widget_state=True,
+                   allow_errors=allow_errors,
                    resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
     return nb
 
@@ -114,6 +116,28 @@ def test_without_anywidget_a_replay_shows_its_summary_and_what_to_install():
     assert not nb.metadata.get("widgets")
 
 
+def test_a_cardlab_error_in_a_notebook_is_one_line_not_a_traceback():
+    """IPython shows a CardlabError as the line its ``_render_traceback_`` gives: importing the
+    viewer or the exercises without anywidget says what to install; a user's bad file says
+    which and why. An error that is not cardlab's keeps its traceback."""
+    nb = executed('import sys\nsys.modules["anywidget"] = None  # as if it were not installed',
+                  "from cardlab.view import ReplayViewer",
+                  "import cardlab.lessons.exercises",
+                  'import cardlab\ncardlab.load("no-such-replay.json")',
+                  "def broken():\n    return 1 / 0\nbroken()", allow_errors=True)
+    install = ("MissingExtraError: anywidget is needed for this (it is not installed: import "
+               "of anywidget halted; None in sys.modules); install it with: "
+               "pip install 'cardlab[widgets]'")
+    shown = []
+    for cell in nb.cells[1:]:
+        (output,) = cell.outputs
+        assert output.output_type == "error"
+        shown.append(output.traceback)
+    assert shown[0] == shown[1] == [install]
+    assert shown[2] == ["ReplayError: no-such-replay.json: no such file"]
+    assert len(shown[3]) > 1 and "ZeroDivisionError" in shown[3][-1]  # a bug keeps its stack
+
+
 # -- a viewer is a view -------------------------------------------------------------------
 
 @pytest.fixture()
@@ -132,6 +156,36 @@ MOVES = {
 def test_moving_or_reconfiguring_a_viewer_returns_none(review, name):
     viewer = ReplayViewer(review)
     assert getattr(viewer, name)(*MOVES[name]) is None  # a cell ending in it shows nothing
+
+
+def test_a_cell_ending_in_a_move_explore_or_evaluate_shows_no_viewer_again():
+    """In a kernel: the viewer is shown once; a cell ending in each method that moves or
+    reconfigures it shows nothing, ``explore`` shows its Branch as one line, and
+    ``evaluate`` shows nothing (its values are on the viewer); no cell shows a widget again."""
+    calls = [f"viewer.{name}({', '.join(map(repr, args))})" for name, args in sorted(MOVES.items())]
+    nb = executed("import cardlab\nfrom cardlab.view import ReplayViewer\n"
+                  "viewer = ReplayViewer(cardlab.example('norwegian-review'))\nviewer",
+                  *calls, "viewer.set_seat(None)\nviewer.set_lang('en')\n"
+                  "viewer.goto_action(1, 19)",
+                  "viewer.explore('play black12', seed=1)",
+                  "viewer.set_line(0)\nviewer.goto_action(1, 19)",
+                  "viewer.evaluate(rollouts=4, bot='random')",
+                  "(viewer.widget.line, viewer.step, viewer.widget.evaluate)")
+    first, *cells, where = nb.cells
+    assert WIDGET_VIEW in first.outputs[0].data  # shown once, by the cell that made it
+    shown = {cell.source.splitlines()[-1]: [o.output_type for o in cell.outputs]
+             for cell in cells}
+    branch = shown.pop("viewer.explore('play black12', seed=1)")
+    assert set(map(tuple, shown.values())) == {()}, shown  # nothing at all
+    assert branch == ["execute_result"]
+    (result,) = nb.cells[-4].outputs
+    assert set(result.data) == {"text/plain"}  # the Branch's line, no widget
+    assert result.data["text/plain"].startswith(
+        "<Branch hand 1, action 20, Brad: play black 12 (+5 more); hand scores, line → "
+        "variation: Tone ")
+    assert where.outputs[0].data["text/plain"] == "(0, 19, True)"  # the values are shown
+    assert not [o for cell in nb.cells[1:] for o in cell.outputs
+                if WIDGET_VIEW in o.get("data", {})]
 
 
 def test_at_opens_a_viewer_where_it_is_asked(review):

@@ -248,10 +248,11 @@ def bobs_hat() -> notebooks.Run:
                                  .sum().tolist(),
                        'totals': replay.totals}""",
         "cell-09": "{'plays': len(plays)}",
-        "cell-11": """{'choices': choices, 'legal': lead.position['legal'],
+        "cell-11": """{'choices': choices, 'others': others, 'made': made,
+                       'legal': lead.position['legal'],
                        'played': replay.line(3)[lead.step - lead.widget.movie['views']['']
                                                 [0]['hands'][2]['s']].act}""",
-        "cell-11a": """{'hand': branch.hand,
+        "cell-11a": """{'hand': branch.hand, 'first': branch.actions[0].act,
                         'line': lead.lines()[lead.widget.line][0]}""",
         "cell-16": "sorted(set(dataframes.bid_results(replay)['bid']))",
     })
@@ -279,10 +280,13 @@ def test_bobs_hat_sheet_and_plays(bobs_hat):
 
 def test_bobs_hat_what_if(bobs_hat):
     menu = bobs_hat.probes["cell-11"]
-    assert menu["played"] not in menu["choices"]
-    assert len(menu["choices"]) == len(menu["legal"]) - 1 > 0
+    # the menu: every legal lead, the one made among them (it does not tell which)
+    assert menu["choices"] == menu["legal"] and menu["played"] in menu["choices"]
+    assert menu["made"] == menu["played"] and menu["others"] == [
+        c for c in menu["legal"] if c != menu["played"]] != []
     branch = bobs_hat.probes["cell-11a"]
     assert branch["hand"] == 3 and branch["line"].startswith("hand 3")
+    assert branch["first"] == menu["others"][0]
 
 
 # --- 03: Ted's Game and the hook -------------------------------------------------------------

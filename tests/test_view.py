@@ -219,7 +219,7 @@ def test_a_variation_is_a_line_with_its_moves_nested(review):
     main_moves = movie["views"][""][0]["moves"]
     assert main_moves[19]["v"] == [1] and main_moves[19]["x"] == "play black 3"
     variation = movie["views"][""][1]
-    assert variation["label"].startswith("hand 1, action 20: Brad play black 12")
+    assert variation["label"] == "hand 1, action 20, Brad: play black 12 (+5 more)"
     assert variation["moves"][19]["x"] == "play black 12"
     assert viewer.widget.line == 1 and viewer.step == 20
     assert viewer.frame()["st"].startswith("Brad: play black 12")
@@ -332,6 +332,47 @@ def test_a_seat_movie_of_a_shipped_replay_holds_nothing_hidden(path):
         _check_seat_movie(replay, seat)
 
 
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: p.stem)
+def test_the_what_if_menu_offers_every_legal_action_and_so_tells_nothing(path):
+    """At every step of every line, in every view, the menu's actions are the legal actions
+    the view may see, in the engine's order, the one played next among them: a menu without
+    it told which was played (step 0 of the review offered only "hat +10"). A seat's menu
+    holds its own choices only, at its own turn; a line's last step has none."""
+    replay = cardlab.load(path)
+    if path == REVIEW:
+        from cardlab.explore import branch
+
+        branch(replay, 1, 19, "play black12", seed=1)
+    movie = build_movie(replay)
+    offered = 0
+    for view in [None, *range(len(replay.seats))]:
+        key = "" if view is None else replay.seats[view]
+        for index, hand, path_ in _lines_of(replay):
+            frames = list(iter_frames(movie, index, key))
+            played = _next_actions(replay, hand, path_)
+            for step, (state, frame) in enumerate(zip(_states(replay, hand, path_), frames,
+                                                      strict=True)):
+                legal = state.snapshot(view).get("legal") or None
+                assert frame.get("alt") == (legal if step + 1 < len(frames) else None), \
+                    (key, index, step)
+                if frame.get("alt") and view is None:
+                    offered += 1
+                    # the move played is there, unless it was out of turn (Ted's "change
+                    # bid", which no menu offers: the menu reads as for any bid)
+                    out_of_turn = state.actor(state.parse_action(played[step])) != \
+                        state.to_act()
+                    assert played[step] in frame["alt"] or out_of_turn, (index, step)
+    assert offered > 50
+
+
+def _next_actions(replay, hand, path):
+    """The action played after each step of a line, as _states walks it (None at a hand's
+    end)."""
+    records = [r.actions for r in replay.hands] if hand is None else [replay.line(hand, path)]
+    return [actions[i].act if i < len(actions) else None
+            for actions in records for i in range(len(actions) + 1)]
+
+
 def _option_sets():
     return [pytest.param(name, options, id=f"{name}-{k}")
             for name, info in sorted(list_games().items())
@@ -392,7 +433,7 @@ def test_choosing_a_seat_sends_only_that_seats_view(review):
     viewer.goto_action(1, 19)
     assert viewer.position["hands"][BRAD] == ["black3", "black12"]
     assert viewer.frame()["seats"]["0"]["h"] == 2
-    assert viewer.frame()["alt"] == ["play black12"]  # only Brad's own other choice
+    assert viewer.frame()["alt"] == ["play black3", "play black12"]  # Brad's own choices
     viewer.set_seat(None)
     assert set(viewer.widget.movie["views"]) == {"", *review.seats}
     assert viewer.step == 19  # the place is kept
@@ -433,6 +474,14 @@ def test_the_browser_asks_for_a_branch_by_message(review):
     viewer._on_message(viewer.widget, {"type": "explore", "line": 1, "step": 20,
                                        "action": "play red99"}, [])
     assert sent[-1]["text"].startswith("refused:")
+    # the menu offers the move played too; choosing it steps on along the line, no branch
+    viewer.set_line(0)
+    viewer.goto_action(1, 19)
+    viewer._on_message(viewer.widget, {"type": "explore", "line": 0, "step": 19,
+                                       "action": "play black3"}, [])
+    assert sent[-1]["text"] == "Brad: play black 3 is what was played here; on to step 20"
+    assert len(viewer.widget.movie["lines"]) == 2 and viewer.widget.line == 0
+    assert viewer.step == 20 and viewer.trick_cards() == ["red12", "red20", "black3"]
 
 
 def test_a_replay_displays_as_the_viewer_then_the_box_for_exports(review, monkeypatch):

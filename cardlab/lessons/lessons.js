@@ -255,7 +255,7 @@ function renderQuiz(model, root) {
 
 function render({ model, el: host }) {
   const root = el("div", "cardlab-lesson");
-  root.setAttribute("data-lm-suppress-shortcuts", "");
+  keepKeysInside(root);  // no JupyterLab shortcut from a focused choice or box (common.js)
   root.setAttribute("role", "region");
   root.cardlabModel = model;
   host.append(root);

@@ -40,7 +40,7 @@ function card(data, code, onClick, extra) {
 function render({ model, el: host }) {
   const root = el("div", "cardlab-recorder");
   root.tabIndex = 0;
-  root.setAttribute("data-lm-suppress-shortcuts", "");
+  keepKeysInside(root);  // no JupyterLab shortcut from a focused card or button (common.js)
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", "game recorder");
   root.cardlabModel = model;

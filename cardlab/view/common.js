@@ -32,6 +32,22 @@ function button(cls, text, label) {
   return node;
 }
 
+// No JupyterLab shortcut fires while focus is inside a cardlab widget (`root`): Lab matches
+// a shortcut from the focused element upwards and stops at an element marked
+// data-lm-suppress-shortcuts, so a mark on the root alone covers the root itself only (a
+// focused button matched Lab's "… :focus" selectors first, and `j` moved Lab's active cell).
+// So every element that takes focus inside is marked when it gets it: controls drawn later
+// (the Evaluate panel's, an exercise's after its feedback) are covered too. The widget's own
+// keys go on as before; Lab's work again as soon as focus leaves the widget.
+function keepKeysInside(root) {
+  root.setAttribute("data-lm-suppress-shortcuts", "");
+  root.addEventListener("focusin", (event) => {
+    if (event.target instanceof Element) {
+      event.target.setAttribute("data-lm-suppress-shortcuts", "");
+    }
+  });
+}
+
 // JupyterLab says its theme on the body (data-jp-theme-light); a page follows the system's.
 function themeIsDark() {
   const body = document.body;

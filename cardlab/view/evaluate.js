@@ -97,10 +97,11 @@ function evaluateView({ goto, send, pick }) {
     const offered = new Set(ctx.alts);
     for (const [text, shown, mean, stderr, , full] of entry.v) {
       const look = kind(text);
-      // in a notebook, another choice is a button: it picks that action in the what-if menu
-      const other = offered.has(text);
-      const item = el(other ? "button" : "span", "cardlab-eval-action cardlab-eval-" + look);
-      if (other) {
+      // in a notebook, each choice is a button (the one played too, so that none stands out
+      // as played): it picks that action in the what-if menu
+      const choice = offered.has(text);
+      const item = el(choice ? "button" : "span", "cardlab-eval-action cardlab-eval-" + look);
+      if (choice) {
         item.type = "button";
         item.title = "pick this in the what-if menu";
         item.addEventListener("click", () => pick(text));

@@ -61,6 +61,7 @@ from .wording import (
     seat_private,
     sheet_rows,
     trick_key,
+    variation_label,
 )
 
 FORMAT_VERSION = 1
@@ -205,7 +206,7 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
             completed = key is not None and prev_key is not None and key[0] > prev_key[0]
             shown_note = visible_note(state, note, view.seat)
             _frame(ctx, state, pos, view, act, k, ended, game_over, totals_at_deal,
-                   completed, None if last else actions[k].act, shared)
+                   completed, not last, shared)
             if k == 0:
                 entry: dict[str, Any] = {"i": line.hand + 1, "s": step,
                                          "t": ctx.table_words.hand_title(ctx, pos)}
@@ -249,9 +250,8 @@ def _branch_label(ctx: Context, state: State, seat: int | None, hand: int, index
     a card that seat cannot see there reads "(hidden card)"."""
     actor = ctx.seats.index(first.seat)
     text = visible_variations(state, [[(actor, first.act)]], seat)[0][0]
-    rest = length - index - 1
-    return (f"{ctx.word} {hand + 1}, action {index + 1}: {first.seat} "
-            f"{pretty(ctx.game, text)}" + (f" (+{rest} more)" if rest else ""))
+    return variation_label(ctx.word, hand + 1, index, first.seat, pretty(ctx.game, text),
+                           length - index - 1)
 
 
 def _add_move(ctx: Context, state: State, view: _View, act: tuple[int, str] | None,
@@ -299,7 +299,7 @@ PRIVATE = frozenset({"hands", "legal"})
 
 def _frame(ctx: Context, state: State, pos: dict[str, Any], view: _View,
            act: tuple[int, str] | None, k: int, ended: bool, game_over: bool,
-           at_deal: list[int], completed: bool, next_act: str | None,
+           at_deal: list[int], completed: bool, recorded_next: bool,
            shared: list[tuple[dict[str, Any], tuple[int, str] | None, dict[str, Any]]]
            ) -> None:
     """The frame of one view at one step, added to the view.
@@ -319,9 +319,10 @@ def _frame(ctx: Context, state: State, pos: dict[str, Any], view: _View,
                          completed)
         shared.append((open_pos, shown_act, public))
     private = [seat_private(pos, s) for s in range(len(ctx.seats))]
-    alts = None
-    if next_act is not None and pos.get("legal"):
-        alts = [t for t in pos["legal"] if t != next_act] or None
+    # The what-if menu: every legal action, the one played next among them, in the engine's
+    # order, so the menu cannot tell which was played (a list without it did). There is none
+    # at the line's last step: nothing recorded there to play something else instead of.
+    alts = list(pos["legal"]) if recorded_next and pos.get("legal") else None
     view.add(public, private, alts)
 
 

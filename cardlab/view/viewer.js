@@ -122,7 +122,7 @@ function checkbox(cls, label) {
 function render({ model, el: host }) {
   const root = el("div", "cardlab-viewer");
   root.tabIndex = 0;
-  root.setAttribute("data-lm-suppress-shortcuts", "");
+  keepKeysInside(root);  // no JupyterLab shortcut from any control inside (common.js)
   root.setAttribute("role", "application");
   root.setAttribute("aria-label", "card table viewer");
   root.cardlabModel = model;
@@ -168,7 +168,7 @@ function render({ model, el: host }) {
   const advice = evaluateView({ goto: (index, step) => setState({ line: index, step }),
     send: (msg) => model.send(msg), pick: (text) => {
       whatSelect.value = text;
-      message.textContent = `${readable(movie, text)}: "try it" plays it, the bots finish`;
+      say(`${readable(movie, text)}: "try it" plays it from here`);
       whatSelect.focus();
     } });
 
@@ -224,6 +224,9 @@ function render({ model, el: host }) {
   let seatBoxes = [];
   let timer = null;
   let drawn = "";
+  // where the what-if message was given ([line, step]): it belongs there, and goes when the
+  // viewer moves ("Brad: hat −10 is what was played here" must not stay over step 0)
+  let said = null;
 
   const get = (key) => model.get(key);
   const viewKey = () => get("seat") || "";
@@ -239,6 +242,11 @@ function render({ model, el: host }) {
       prepared[key][i] = prepare(lines[i], base);
     }
     return prepared[key][i];
+  }
+
+  function say(text) {
+    message.textContent = text;
+    said = [get("line") || 0, get("step")];
   }
 
   function setState(changes) {
@@ -531,6 +539,10 @@ function render({ model, el: host }) {
     first.disabled = prev.disabled = prevTrick.disabled = prevHand.disabled = step === 0;
     next.disabled = last.disabled = nextTrick.disabled = nextHand.disabled = step === top;
     prevTrick.hidden = nextTrick.hidden = !current.data.tricks.length;  // a game with no tricks
+    if (said && (said[0] !== lineIndex || said[1] !== step)) {
+      message.textContent = "";
+      said = null;
+    }
     if (stamp === drawn) return;
     drawn = stamp;
     if (table.dataset.view !== key || seatBoxes.length !== movie.seats.length) buildSeats();
@@ -609,21 +621,14 @@ function render({ model, el: host }) {
   futureBox.addEventListener("change", () => setState({ future: futureBox.checked }));
   tryButton.addEventListener("click", () => {
     if (!whatSelect.value) return;
-    message.textContent = "the bots are playing the hand out…";
+    say("the bots are playing the hand out…");
     model.send({ type: "explore", line: get("line") || 0, step: get("step"),
       action: whatSelect.value, seat: viewKey() });
   });
-  // The keys work from every control inside the viewer, and none reaches JupyterLab there.
-  // Lab matches a shortcut from the focused element up, and stops at an element marked
-  // data-lm-suppress-shortcuts: the root's mark covers only the root itself, so every element
-  // that takes focus inside is marked too. A bound key's default (scrolling the notebook) is
-  // prevented; a select keeps ↑/↓, which choose its option. The slider steps with ←/→ as the
-  // viewer does (its own handling would step twice).
-  root.addEventListener("focusin", (event) => {
-    if (event.target instanceof Element) {
-      event.target.setAttribute("data-lm-suppress-shortcuts", "");
-    }
-  });
+  // The keys work from every control inside the viewer, and none reaches JupyterLab there
+  // (keepKeysInside, above). A bound key's default (scrolling the notebook) is prevented; a
+  // select keeps ↑/↓, which choose its option. The slider steps with ←/→ as the viewer does
+  // (its own handling would step twice).
   const KEYS = {
     ArrowRight: () => goto(get("step") + 1),
     ArrowLeft: () => goto(get("step") - 1),
@@ -667,7 +672,7 @@ function render({ model, el: host }) {
   }
   const onChange = () => draw();
   const onMessage = (msg) => {
-    if (msg && msg.type === "explored") message.textContent = msg.text || "";
+    if (msg && msg.type === "explored") say(msg.text || "");
     advice.onMessage(msg);
   };
   model.on("change:movie", onMovie);

@@ -45,7 +45,7 @@ from .. import explore as _explore
 from ..cursor import Cursor
 from ..dataframes import require
 from ..errors import CardlabError
-from ..replay import LinePath, Replay, index_of_hand
+from ..replay import Action, LinePath, Replay, index_of_hand
 from .assets import PACKED, VIEWER, VIEWER_CSS, module, stylesheet
 from .movie import assemble, build_views, check_lang, compact_json, frame_at, note_in, pretty
 from .page import export_box, json_text
@@ -198,10 +198,20 @@ class ReplayViewer:
         try:
             if content.get("line") != self.widget.line or content.get("step") != self.step:
                 raise CardlabError("the viewer moved on before the branch was asked for")
-            branch = self.explore(str(content.get("action", "")))
-            text = (f"{branch.actions[0].seat}: "
-                    f"{pretty(self.replay.game, branch.actions[0].act)} instead; the bots "
-                    f"finished the {self._word()}: now on {self.lines()[self.widget.line][0]}")
+            action = str(content.get("action", ""))
+            played = self._recorded()[3]
+            if played is not None and played.act == action:
+                # the menu offers the move played too, so as not to tell which it was;
+                # choosing it steps on along the line (docs/viewer.md)
+                self.next()
+                text = (f"{played.seat}: {pretty(self.replay.game, action)} is what was "
+                        f"played here; on to step {self.step}")
+            else:
+                branch = self.explore(action)
+                text = (f"{branch.actions[0].seat}: "
+                        f"{pretty(self.replay.game, branch.actions[0].act)} instead; the "
+                        f"bots finished the {self._word()}: now on "
+                        f"{self.lines()[self.widget.line][0]}")
         except CardlabError as err:
             text = f"refused: {err}"
         self.widget.send({"type": "explored", "text": text})
@@ -211,7 +221,7 @@ class ReplayViewer:
         try:
             if content.get("line") != self.widget.line or content.get("step") != self.step:
                 raise CardlabError("the viewer moved on before the values were asked for")
-            record = self.evaluate(rollouts=EVALUATE_ROLLOUTS)
+            record = self._evaluate(rollouts=EVALUATE_ROLLOUTS)
             text = (f"{record['seat']}'s choices evaluated over {record['rollouts']} sampled "
                     "deals")
         except CardlabError as err:
@@ -374,26 +384,38 @@ class ReplayViewer:
         path: LinePath = tuple(tuple(p) for p in entry["path"])  # type: ignore[misc]
         return hand, step - start, path
 
+    def _recorded(self) -> tuple[int, int, LinePath, Action | None]:
+        """:meth:`_where`, and the action the line plays at this step (None at its end)."""
+        hand, index, path = self._where()
+        actions = self.replay.line(hand, path)
+        return hand, index, path, actions[index] if index < len(actions) else None
+
     def set_evaluate(self, on: bool = True) -> None:
         """Show (or hide) the advisor's values on the actions, the chart of where the game
         turned, the costly decisions and luck against skill."""
         self.widget.evaluate = bool(on)
 
-    def evaluate(self, rollouts: int = 200, seed: int = 0, bot: str = "heuristic"
-                 ) -> dict[str, Any]:
+    def evaluate(self, rollouts: int = 200, seed: int = 0, bot: str = "heuristic") -> None:
         """Evaluate the decision at this step (:func:`cardlab.advisor.evaluate`, for the seat
-        to act, from what that seat can see), store its record on the action played there,
-        and show it; returns the record. In a seat's view only that seat's own decision may
+        to act, from what that seat can see), store its record on the action played there
+        (``replay.save`` keeps it), and show the values on the viewer (*evaluate* is switched
+        on). Returns None, as the methods that reconfigure a viewer do: the values are on the
+        table above, and a cell ending here shows nothing new (``cardlab.advisor.evaluate``
+        returns the numbers themselves). In a seat's view only that seat's own decision may
         be evaluated; a step where nobody is to act (a hand's end) raises a
         :class:`CardlabError`."""
+        self._evaluate(rollouts, seed, bot)
+        self.widget.evaluate = True
+
+    def _evaluate(self, rollouts: int = 200, seed: int = 0, bot: str = "heuristic"
+                  ) -> dict[str, Any]:
+        """:meth:`evaluate`'s work: the record, stored and sent to the browser."""
         from ..advisor.evaluate import evaluate
 
-        hand, index, path = self._where()
-        actions = self.replay.line(hand, path)
-        if index >= len(actions):
+        hand, index, path, action = self._recorded()
+        if action is None:
             raise CardlabError(f"nothing was played after step {self.step} of this line: "
                                "no decision to evaluate")
-        action = actions[index]
         if self.seat is not None and action.seat != self.seat:
             raise CardlabError(f"this is {action.seat}'s decision, not {self.seat}'s: a seat's "
                                "view evaluates its own decisions only")
@@ -408,8 +430,12 @@ class ReplayViewer:
     def explore(self, action: str, bots: str | None = None, seed: int | str = 0
                 ) -> _explore.Branch:
         """Play ``action`` instead of the recorded one at this step; bots finish the hand;
-        the variation is stored in the replay, sent to the browser and shown. An illegal
-        action raises the engine's :class:`~cardlab.errors.IllegalActionError`."""
+        the variation is stored in the replay, sent to the browser and shown (the viewer
+        moves onto it). Returns the :class:`~cardlab.explore.Branch`, the what-if's result
+        (``branch.compare()``: each seat's hand score along both lines), which shows as one
+        line, never as the viewer again. An illegal action raises the engine's
+        :class:`~cardlab.errors.IllegalActionError`; the move played here is no variation
+        (a :class:`CardlabError`)."""
         hand, index, path = self._where()
         branch = _explore.branch(self.replay, hand, index, action,
                                  bots=bots or self.bots, seed=seed, path=path)

@@ -84,6 +84,24 @@ def _pretty(game: Game, text: str) -> str:
     return " ".join(words)
 
 
+def variation_label(word: str, hand: int, index: int, seat: str, text: str, rest: int,
+                    nested: bool = False) -> str:
+    """How a variation is named (the viewer's line menu, :func:`cardlab.explore.describe`):
+    the hand (``word``: the game's word for one), the action it replaces (``index`` from 0),
+    the seat and what it plays instead (``text``, as people read it), and how many actions
+    follow. The seat's name ends with a colon, as everywhere an action is told ("Brad: play
+    black 12"): "Brad play black 12" read as broken English.
+
+    >>> variation_label("hand", 1, 19, "Brad", "play black 12", 5)
+    'hand 1, action 20, Brad: play black 12 (+5 more)'
+    >>> variation_label("game", 2, 0, "Ade", "draw", 0, nested=True)
+    'game 2, variation of a variation, action 1, Ade: draw'
+    """
+    depth = "variation of a variation, " if nested else ""
+    more = f" (+{rest} more)" if rest else ""
+    return f"{word} {hand}, {depth}action {index + 1}, {seat}: {text}{more}"
+
+
 # -- one frame ---------------------------------------------------------------------------------
 
 class Context:

@@ -11,6 +11,13 @@ instead), focus must stay inside the viewer, and JupyterLab must not move: its a
 mode, the cells' prompts and the notebook's scroll position are read before and after. ``j``
 and ``k``, Lab's own keys for the next and the previous cell, are pressed from every control
 too. A second viewer, made with ``future=True``, opens with the moves to come written out.
+All of it runs twice: everyone's view in the light theme, and Brad's own view in the dark one.
+
+The exercise, quiz and recorder widgets share the viewer's way of keeping Lab's shortcuts out
+(``keepKeysInside`` in common.js): a notebook shows an exercise of each kind, a quiz and a
+recorder, and from every kind of control of each, Lab's command-mode keys (``j``, ``k``,
+``a``, ``b``, ``m``, ↑, ↓) must leave Lab's active cell, mode, cells and prompts as they were
+and focus in the widget, in the light and the dark theme.
 """
 
 from __future__ import annotations
@@ -93,14 +100,15 @@ STATE = """(root) => {
             value: focused.tagName === 'SELECT' ? focused.value : null};
 }"""
 
-# Everyone's view in English at `step` with the moves to come hidden (the model's change
-# events redraw the viewer at once), then focus one control (as named by CONTROLS): false
-# while the kernel is still sending everyone's data back (a key had chosen a seat).
-PREPARE = """(root, [step, sel, nth]) => {
+# The view of `seat` ("" everyone's) in English at `step` with the moves to come hidden (the
+# model's change events redraw the viewer at once), then focus one control (as named by
+# CONTROLS): false while the kernel is still sending that view's data back (a key had chosen
+# another seat).
+PREPARE = """(root, [step, sel, nth, seat]) => {
     const m = root.cardlabModel;
-    m.set('seat', ''); m.set('lang', 'en'); m.set('future', false); m.set('step', step);
+    m.set('seat', seat); m.set('lang', 'en'); m.set('future', false); m.set('step', step);
     m.save_changes();
-    if (!Object.keys(m.get('movie').views || {}).includes('') ||
+    if (!Object.keys(m.get('movie').views || {}).includes(seat) ||
         Number(root.dataset.step) !== step) return false;
     const node = sel ? root.querySelectorAll(sel)[nth] : root;
     node.focus();
@@ -126,52 +134,69 @@ def expected_step(key: str, step: int, tricks: list[int], hands: list[int], last
             "PageUp": back(hands), "Home": 0, "End": last}[key]
 
 
-@pytest.fixture(scope="module")
-def keys_page(lab: harness.LabServer, chromium: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
+# The viewer's key test runs twice: everyone's view in the light theme, Brad's own view in the
+# dark one (there the toggle of moves to come is off and disabled, and the Evaluate panel and
+# the what-if menu are Brad's).
+RUNS = [("light", ""), ("dark", "Brad")]
+
+
+@pytest.fixture(scope="module", params=RUNS, ids=[f"{t}-{s or 'everyone'}" for t, s in RUNS])
+def keys_page(request: pytest.FixtureRequest, lab: harness.LabServer,
+              chromium: Any) -> Iterator[tuple[Any, dict[str, Any], str]]:
+    theme, seat = request.param
     folder = lab.work / "keys"
     folder.mkdir(exist_ok=True)
     replay = analyse(cardlab.load(REVIEW), seat="Brad", rollouts=4, bot="random",
                      progress=False)
     replay.save(folder / "review-analysed.json")
-    (folder / "keys.ipynb").write_text(json.dumps(NOTEBOOK))
+    name = f"keys/keys-{theme}.ipynb"
+    (lab.work / name).write_text(json.dumps(NOTEBOOK))
     movie = build_movie(replay)["views"][""][0]
     steps = {"tricks": [t[2] for t in movie["tricks"]], "hands": [h["s"] for h in movie["hands"]],
              "last": len(movie["frames"]) - 1, "moves": movie["moves"]}
-    with harness.open_notebook(chromium, lab, "keys/keys.ipynb", "light", (1280, 720),
+    with harness.open_notebook(chromium, lab, name, theme, (1280, 720),
                                ready=f"{KEYS_SEL} .cardlab-card",
                                artifact="lab-keys") as page:
-        yield page, steps
+        yield page, steps, seat
 
 
-def prepare(page: Any, root: Any, control: dict[str, Any]) -> dict[str, Any]:
-    """The viewer at BASE with ``control`` focused; what JupyterLab and the viewer show."""
-    if not root.evaluate(PREPARE, [BASE, control["sel"], control["nth"]]):
-        page.wait_for_function("(sel) => Object.keys(document.querySelector(sel).cardlabModel"
-                               ".get('movie').views || {}).includes('')", arg=KEYS_SEL,
-                               timeout=30_000)
-        assert root.evaluate(PREPARE, [BASE, control["sel"], control["nth"]]), control
+def prepare(page: Any, root: Any, control: dict[str, Any], seat: str) -> dict[str, Any]:
+    """The viewer of ``seat`` at BASE with ``control`` focused; what JupyterLab and the viewer
+    show."""
+    if seat:
+        # a key may have chosen another seat, whose view the kernel is still sending, and the
+        # movie held may be this seat's old one: the kernel answers in order, so once it has
+        # run a line, that view has been sent, and the view asked for next comes after it
+        harness.kernel_exec(page, "None")
+    if not root.evaluate(PREPARE, [BASE, control["sel"], control["nth"], seat]):
+        page.wait_for_function("([sel, seat]) => Object.keys(document.querySelector(sel)"
+                               ".cardlabModel.get('movie').views || {}).includes(seat)",
+                               arg=[KEYS_SEL, seat], timeout=30_000)
+        assert root.evaluate(PREPARE, [BASE, control["sel"], control["nth"], seat]), control
     state: dict[str, Any] = root.evaluate(STATE)
     return state
 
 
 def test_every_bound_key_from_every_control_stays_in_the_viewer(keys_page: Any) -> None:
-    page, steps = keys_page
+    page, steps, seat = keys_page
     root = page.locator(KEYS_SEL).first
-    prepare(page, root, {"sel": "", "nth": 0})
+    prepare(page, root, {"sel": "", "nth": 0}, seat)
     controls = root.evaluate(CONTROLS)
     kinds = {c["sel"].split("[")[0] for c in controls}
     # the check is only as good as what it pressed from: every kind of control is there
+    # (in a seat's view the toggle of moves to come is disabled: it takes no focus)
     assert {"", "button.cardlab-next", "button.cardlab-next-trick", "button.cardlab-prev-hand",
             "input.cardlab-slider", "select.cardlab-seat-select", "select.cardlab-speed",
-            "input.cardlab-show-all", "input.cardlab-future-toggle", "button.cardlab-move",
-            "button.cardlab-hand-head", "button.cardlab-eval-action",
-            "select.cardlab-whatif"} <= kinds, sorted(kinds)
+            "input.cardlab-show-all", "button.cardlab-move", "button.cardlab-hand-head",
+            "button.cardlab-eval-action", "select.cardlab-whatif",
+            *([] if seat else ["input.cardlab-future-toggle"])} <= kinds, sorted(kinds)
+    assert ("input.cardlab-future-toggle" in kinds) == (seat == "")
     # each move made so far, written out
     assert sum(c["sel"].startswith("button.cardlab-move[") for c in controls) == BASE
     pressed = 0
     for control in controls:
         for key in [*BOUND, "j", "k"]:
-            before = prepare(page, root, control)
+            before = prepare(page, root, control, seat)
             page.keyboard.press(key)
             wanted_value = None
             if key in ("j", "k"):
@@ -202,11 +227,11 @@ def test_every_bound_key_from_every_control_stays_in_the_viewer(keys_page: Any) 
                 assert after["value"] == wanted_value, f"{key} from {control}: no new option"
             pressed += 1
     assert pressed == len(controls) * (len(BOUND) + 2)
-    prepare(page, root, {"sel": "", "nth": 0})
+    prepare(page, root, {"sel": "", "nth": 0}, seat)
 
 
 def test_a_viewer_made_with_future_opens_with_the_moves_to_come(keys_page: Any) -> None:
-    page, steps = keys_page
+    page, steps, _ = keys_page
     root = page.locator(AHEAD_SEL).first
     assert root.get_attribute("data-step") == "0"
     toggle = root.locator("input.cardlab-future-toggle")
@@ -219,3 +244,109 @@ def test_a_viewer_made_with_future_opens_with_the_moves_to_come(keys_page: Any) 
                            ".querySelector('.cardlab-moves button.cardlab-move:not([hidden])')",
                            arg=AHEAD_SEL)
     assert root.evaluate("(root) => root.cardlabModel.get('future')") is False
+
+
+# -- the exercise, quiz and recorder widgets ---------------------------------------------------
+
+# One exercise of each kind, a quiz and a recorder, above a run of printed cells.
+LESSONS = harness.notebook(
+    ["import cardlab\n", "from cardlab.lessons.exercises import Session, exercise\n",
+     "from cardlab.lessons.quiz import quiz\n",
+     "from cardlab.lessons.recorder import Recorder\n",
+     "review = cardlab.example('norwegian-review')\n",
+     "teds = cardlab.example('teds-game-example')\n", "s = Session()"],
+    ["w = exercise('trick-winner', review, hand=1, index=9, session=s)\n",
+     "w.add_class('keys-trick-winner'); w"],
+    ["w = exercise('forbidden-bid', teds, hand=2, index=3, session=s)\n",
+     "w.add_class('keys-forbidden-bid'); w"],
+    ["w = exercise('legal-plays', review, hand=1, index=6, view='Remo', session=s)\n",
+     "w.add_class('keys-legal-plays'); w"],
+    ["w = exercise('hand-score', review, hand=1, seat='Kathrine', view='Kathrine', session=s)\n",
+     "w.add_class('keys-hand-score'); w"],
+    ["q = quiz(review, 'Brad', rollouts=4, seed=0, bot='random')\n",
+     "q.add_class('keys-quiz'); q"],
+    ["rec = Recorder('keys-record.json', 'teds-game', players=3, "
+     "seats=['Tone', 'Remo', 'Brad'], start_size=1)\n", "rec"],
+    *[[f"print('\\n'.join(f'line {{k}} of cell {cell}' for k in range(40)))\n"]
+      for cell in range(6)])
+WIDGETS = {"trick-winner": ".keys-trick-winner .cardlab-lesson",
+           "forbidden-bid": ".keys-forbidden-bid .cardlab-lesson",
+           "legal-plays": ".keys-legal-plays .cardlab-lesson",
+           "hand-score": ".keys-hand-score .cardlab-lesson",
+           "quiz": ".keys-quiz .cardlab-lesson", "recorder": ".cardlab-recorder"}
+# JupyterLab's command-mode keys: the next and the previous cell, a new cell above and below,
+# a cell made Markdown, the cursor to the cell above and below (these two also scroll a page
+# from a focused button, as anywhere: the widgets bind no arrow key)
+LAB_KEYS = ["j", "k", "a", "b", "m", "ArrowUp", "ArrowDown"]
+# Resolves once every scrolled element of the page has held its place for ten frames (a focus
+# change can start Lab's smooth scroll to the cell), or after two seconds.
+SETTLED = """async () => {
+    const places = () => JSON.stringify(Array.from(document.querySelectorAll('*'))
+        .filter((el) => el.scrollTop || el.scrollLeft).map((el) => [el.scrollTop, el.scrollLeft]));
+    let last = null, still = 0;
+    for (let frame = 0; frame < 120 && still < 10; frame++) {
+        await new Promise((done) => requestAnimationFrame(done));
+        const now = places();
+        still = now === last ? still + 1 : 0;
+        last = now;
+    }
+}"""
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def lessons_page(request: pytest.FixtureRequest, lab: harness.LabServer,
+                 chromium: Any) -> Iterator[Any]:
+    theme = request.param
+    folder = lab.work / "keys"
+    folder.mkdir(exist_ok=True)
+    name = f"keys/lessons-{theme}.ipynb"
+    (lab.work / name).write_text(json.dumps(LESSONS).replace("keys-record.json",
+                                                             f"keys-record-{theme}.json"))
+    with harness.open_notebook(chromium, lab, name, theme, (1280, 720),
+                               ready=".cardlab-recorder .cardlab-rec-deck .cardlab-card",
+                               artifact="lab-keys-lessons") as page:
+        page.locator(".keys-quiz .cardlab-lesson .cardlab-choice").first.wait_for()
+        yield page
+
+
+def focus(root: Any, control: dict[str, Any]) -> dict[str, Any]:
+    """``control`` (as CONTROLS names it) focused; what JupyterLab shows."""
+    assert root.evaluate("(root, [sel, nth]) => { const node = sel ? "
+                         "root.querySelectorAll(sel)[nth] : root; node.focus();"
+                         " return document.activeElement === node; }",
+                         [control["sel"], control["nth"]]), control
+    root.page.evaluate(SETTLED)  # Lab's own scrolling after a focus change is done
+    state: dict[str, Any] = root.evaluate(STATE)
+    return state
+
+
+def test_no_lab_shortcut_fires_from_an_exercise_a_quiz_or_a_recorder(lessons_page: Any) -> None:
+    """From every kind of control of each widget (the first two of each: a recorder's deck
+    has 52 cards alike), each of Lab's command-mode keys leaves Lab's cells, mode and prompts
+    as they were, and focus in the widget; the letters do not scroll either."""
+    page = lessons_page
+    pressed = 0
+    kinds: set[str] = set()
+    for name, selector in WIDGETS.items():
+        root = page.locator(selector).first
+        controls = [c for c in root.evaluate(CONTROLS) if c["sel"] and c["nth"] < 2]
+        assert controls, name
+        kinds |= {c["sel"].split("[")[0] for c in controls}
+        for control in controls:
+            for key in LAB_KEYS:
+                before = focus(root, control)
+                page.keyboard.press(key)
+                page.evaluate(SETTLED)
+                after = root.evaluate(STATE)
+                if key.startswith("Arrow"):  # the page may scroll, as from any button
+                    for state in (before, after):
+                        state["lab"].pop("scrolled")
+                        state["lab"].pop("page")
+                assert after["lab"] == before["lab"], f"{key} from {control} in {name}"
+                assert after["inside"], f"{key} from {control} in {name}: focus left"
+                pressed += 1
+    # the check is only as good as what it pressed from: every kind of control is there
+    assert {"button.cardlab-card", "button.cardlab-choice", "button.cardlab-check",
+            "button.cardlab-show", "input.cardlab-answer", "button.cardlab-rec-slot-name"} \
+        <= kinds, sorted(kinds)
+    assert pressed >= 6 * 2 * len(LAB_KEYS)

@@ -26,6 +26,8 @@ import harness
 import pytest
 import views
 
+import cardlab
+
 # a test waits for Pyodide: more than the usual bound on a loaded machine (pyproject.toml)
 pytestmark = [pytest.mark.browser, pytest.mark.lite, pytest.mark.timeout(600)]
 
@@ -198,15 +200,18 @@ def test_what_if_plays_a_branch_and_the_advisor_evaluates_a_decision(
     page = lesson_page
     root = _first_viewer(page)
     sel = _mark(page, root, "branch")
-    # the first step: Brad, the dealer, chooses the hat's value; try the other one
+    # the first step: Brad, the dealer, chooses the hat's value; the menu offers both (the
+    # one he chose too, so as not to tell it): try the other one
     root.focus()
     page.keyboard.press("Home")
     views.wait_step(page, sel, 0)
     lines_before = root.locator("select.cardlab-line-select option").count()
     options = root.locator("select.cardlab-whatif option").evaluate_all(
         "(options) => options.map((o) => o.value).filter(Boolean)")
-    assert options, "no what-if choice at this step"
-    root.locator("select.cardlab-whatif").select_option(options[0])
+    chosen = cardlab.example("norwegian-review").hands[0].actions[0].act
+    assert sorted(options) == ["hat +10", "hat -10"] and chosen in options
+    root.locator("select.cardlab-whatif").select_option(
+        next(o for o in options if o != chosen))
     start = time.monotonic()
     root.locator("button.cardlab-try").click()
     page.wait_for_function(

@@ -396,7 +396,7 @@ def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
     """The hands table has the common columns and the game's own (its records.py), and each
     row says what the replay of the same game says (serially: a spawned worker would not
     know a game registered by a test)."""
-    from cardlab import dataframes
+    from cardlab import batches, dataframes
     from cardlab.simulation import simulate
     from cardlab.simulation.schema import hands_columns
 
@@ -406,8 +406,12 @@ def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
     hands = result.hands
     assert list(hands.columns) == [column.name for column in hands_columns(NAME)]
     assert list(hands.columns)[-2:] == ["tricks", "knocked_out"]
-    for g in range(1, 10):
-        replay = cardlab.load(folder / f"game-{g}.json")
+    # the replays, in game order: each chunk's batch, each game's member
+    named = [name for batch in sorted(folder.iterdir()) for name in batches.names(batch)]
+    assert len(named) == 9
+    for g, name in enumerate(named, 1):
+        assert name.endswith(f"/game-{g}.json")
+        replay = cardlab.load(name)
         rows = hands[hands.game == g]
         games = result.games[result.games.game == g]
         assert list(games.total) == replay.totals

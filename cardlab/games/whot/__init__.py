@@ -26,7 +26,7 @@ from typing import Any
 
 from ...game import CardFace, Game, GameType, RolloutBot, Rules, Sampler, SeatView, State, register
 from ...records import Records
-from ...words import names_and
+from ...words import names_and, plural
 from .pack import (  # noqa: F401  (the pack's names are part of this module's API)
     ANNOUNCE,
     CALL,
@@ -145,6 +145,8 @@ class Whot(Game):
         ...                      0, "Kathrine")  # doctest: +NORMALIZE_WHITESPACE
         'Kathrine is left with triangle 10, cross 7, square 10 and star 5 (a star counts
          double): 10 + 7 + 10 + 10 = 37 points against'
+        >>> Whot().explain_score({"hands": [["cross1"]]}, 0, "Ade")
+        'Ade is left with cross 1: 1 point against'
         """
         hands = position.get("hands")
         held = hands[seat] if hands else None
@@ -159,7 +161,7 @@ class Whot(Game):
         said = names_and([NAMES[c] for c in cards]) + (f" ({'; '.join(notes)})" if notes else "")
         values = [VALUE[c] for c in cards]
         sums = " + ".join(str(v) for v in values) + " = " if len(values) > 1 else ""
-        return f"{name} is left with {said}: {sums}{sum(values)} points against"
+        return f"{name} is left with {said}: {sums}{plural(sum(values), 'point')} against"
 
     # -- the advisor ---------------------------------------------------------------------------
     def sampler(self, view: SeatView) -> Sampler:
