@@ -9,7 +9,9 @@ body if not, the new file if the site was rebuilt. (Dates cannot say it: every f
 carries the time of the checkout's last commit, and a rebuild of the same commit with other
 changes would look unchanged; a browser left to guess how long a file stays fresh could mix
 the files of two builds, and the kernel refuses a wheel whose hash the lockfile does not
-name.) The browser test (tests/browser/test_lite.py) and benchmarks/lite_start.py start it too.
+name.) JupyterLab's scripts, named by a hash of their contents, are kept for good without
+asking (``immutable``): some 300 questions fewer at each start. The browser test
+(tests/browser/test_lite.py) and benchmarks/lite_start.py start it too.
 
     python3 lite/serve.py [FOLDER] [--port 8123]
 """
@@ -22,6 +24,7 @@ import hashlib
 import http
 import http.server
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -30,6 +33,9 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/ja
          ".ipynb": "application/json", ".svg": "image/svg+xml", ".css": "text/css"}
 
 
+# JupyterLab's scripts, named by a hash of their contents (build/9855.9f759d3.js): another
+# build names another file, so a browser may keep one for good without asking
+HASHED = re.compile(r"/[^/]*\.[0-9a-f]{7,}\.(js|css)$")
 _TAGS: dict[tuple[str, int, int, int], str] = {}  # (path, inode, size, mtime) -> ETag
 
 
@@ -67,7 +73,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         if self._tag is not None:
             self.send_header("ETag", self._tag)
-        self.send_header("Cache-Control", "no-cache")  # keep it, but ask each time
+        if HASHED.search(self.path.split("?")[0]):
+            self.send_header("Cache-Control", "max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")  # keep it, but ask each time
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
