@@ -14,7 +14,8 @@
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
 #   make lite    the classroom site: the lessons as a JupyterLite site that runs offline in the
-#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm)
+#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm and
+#                Node); re-made only when cardlab, the lessons or lite/ changed
 #   make lite-serve  serve lite/_output on http://127.0.0.1:8123/ (LITE_PORT=...)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
