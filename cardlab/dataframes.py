@@ -79,20 +79,25 @@ installed: No module named 'no_such_module_here'); install it with: pip install 
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        if top not in NOT_IN_BROWSER and load_in_browser(top):
+        error = err
+    if top not in NOT_IN_BROWSER and load_in_browser(top):
+        try:
             return importlib.import_module(module)
-        which = extra or EXTRAS.get(top, "widgets")
-        if top in NOT_IN_BROWSER:
-            browser = (f"; the classroom site in the browser (JupyterLite) has no {top}: "
-                       "cardlab.tables gives the same rows as plain tables")
-        elif sys.platform == "emscripten":
-            browser = (f"; in the classroom site (JupyterLite), run `import {top}` in a cell "
-                       "first: the browser's Python loads what a cell imports")
-        else:
-            browser = ""
-        raise MissingExtraError(
-            f"{module} is needed for this (it is not installed: {err}); install it with: "
-            f"pip install 'cardlab[{which}]'{browser}") from None
+        except ImportError as err:  # the site has no such package
+            error = err
+    which = extra or EXTRAS.get(top, "widgets")
+    if top in NOT_IN_BROWSER:
+        browser = (f"; the classroom site in the browser (JupyterLite) has no {top}: "
+                   "cardlab.tables gives the same rows as plain tables")
+    elif sys.platform == "emscripten":
+        browser = (f"; in the classroom site (JupyterLite), run `import {top}` in a cell "
+                   "first: the browser's Python loads a package the site has when a cell "
+                   "imports it")
+    else:
+        browser = ""
+    raise MissingExtraError(
+        f"{module} is needed for this (it is not installed: {error}); install it with: "
+        f"pip install 'cardlab[{which}]'{browser}")
 
 
 def load_in_browser(package: str) -> bool:
@@ -117,7 +122,10 @@ def load_in_browser(package: str) -> bool:
         return False
     if not can_run_sync():
         return False
-    run_sync(pyodide_js.loadPackage(package))
+    try:
+        run_sync(pyodide_js.loadPackage(package))
+    except Exception:  # noqa: BLE001 (a failed download, whatever JavaScript raised)
+        return False
     importlib.invalidate_caches()
     return True
 

@@ -268,6 +268,15 @@ def test_in_a_browser_that_cannot_wait_the_message_says_to_import_it(tmp_path, m
     assert fake.loaded == []
 
 
+def test_in_the_browser_a_package_the_site_lacks_is_a_missing_extra(tmp_path, monkeypatch):
+    fake = FakePyodide(tmp_path, can_wait=True)
+    fake.run_sync = lambda promise: fake.loaded.append(promise[1])  # nothing comes
+    fake.install(monkeypatch)
+    with pytest.raises(dataframes.MissingExtraError, match=r"cardlab\[scale\]"):
+        dataframes.require("cardlab_test_absent", "scale")
+    assert fake.loaded == ["cardlab_test_absent"]
+
+
 def test_outside_a_browser_nothing_is_loaded():
     assert dataframes.load_in_browser("plotly") is False
 
