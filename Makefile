@@ -14,7 +14,8 @@
 #   make handouts  the lessons (notebooks/1?-*.ipynb) and a quiz as offline HTML pages in
 #                handouts/ (HANDOUT_QUIZ="EXAMPLE:SEAT ..." to choose the quizzes)
 #   make lite    the classroom site: the lessons as a JupyterLite site that runs offline in the
-#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm)
+#                browser, into lite/_output/ (needs CPython >= 3.11: LITE_PYTHON=...; npm and
+#                Node); re-made only when cardlab, the lessons or lite/ changed
 #   make lite-serve  serve lite/_output on http://127.0.0.1:8123/ (LITE_PORT=...)
 #   make clean   remove build output and tool caches; `make distclean` also removes .venv
 #                and the compiled kernel
@@ -46,7 +47,7 @@ NBVAL_FIND := $(NOTEBOOKS_FIND) -exec grep -L '"executed_by"' {} +
 
 .DEFAULT_GOAL := help
 .PHONY: help lab test lint typecheck pytest nbval-notebooks bench handouts dist test-matrix \
-	lite lite-serve \
+	lite lite-serve FORCE \
 	clean distclean
 
 help:
@@ -115,9 +116,11 @@ typecheck: $(VENV)/.stamp-test
 # The classroom site's browser test (marker lite) runs when the site is built (make lite);
 # without it the test is deselected here, and the run says so. A -m in PYTEST_ARGS comes
 # later on the command line, and pytest keeps the last -m.
+# A built site is rebuilt first when what it is built from changed (LITE_STAMP, below): the
+# test never runs an old site.
 LITE_SITE := lite/_output/index.html
 LITE_MARK := $(if $(wildcard $(LITE_SITE)),,-m "not lite")
-pytest: $(VENV)/.stamp-test
+pytest: $(VENV)/.stamp-test $(if $(wildcard $(LITE_SITE)),lite/.stamp-site)
 	@$(if $(LITE_MARK),echo "(no $(LITE_SITE): the classroom site's test is left out; make lite builds it)";)
 	@nb="$$(if [ -d notebooks ]; then $(NBVAL_FIND) | sort | tr '\n' ' '; fi)"; \
 	if [ -n "$$nb" ]; then \
@@ -180,14 +183,26 @@ $(LITE_VENV)/.stamp-lite: lite/requirements.txt | $(LITE_PY)
 	$(LITE_PY) -m pip install --progress-bar off -q -r lite/requirements.txt
 	touch $@
 
-lite: $(LITE_VENV)/.stamp-lite
+# The site is re-made when what it is built from changes: cardlab's sources and files, the
+# walkthrough and the lessons, the build's scripts, settings and pins (or when it is gone).
+LITE_INPUTS := $(shell find cardlab -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \
+	-o -name '*.json' \) -not -path '*/__pycache__/*' 2>/dev/null) \
+	$(wildcard notebooks/01-*.ipynb notebooks/1[0-9]-*.ipynb lite/*.py lite/*.mjs lite/*.json \
+	lite/*.txt) pyproject.toml setup.py MANIFEST.in
+lite/.stamp-site: $(LITE_INPUTS) $(LITE_VENV)/.stamp-lite $(if $(wildcard $(LITE_SITE)),,FORCE)
 	$(LITE_PY) lite/build.py
+	touch $@
+
+lite: lite/.stamp-site
+
+FORCE:
 
 lite-serve:
 	$(PYTHON) lite/serve.py --port $(LITE_PORT)
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache lite/.build lite/_output
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache lite/.build lite/_output \
+		lite/.stamp-site
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Also the compiled kernel (cardlab/*.so), which the next install builds again.

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import sys
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import Any
@@ -74,17 +75,59 @@ def require(module: str, extra: str | None = None) -> ModuleType:
     cardlab.dataframes.MissingExtraError: no_such_module_here is needed for this (it is not \
 installed: No module named 'no_such_module_here'); install it with: pip install 'cardlab[widgets]'
     """
+    top = module.split(".")[0]
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        top = module.split(".")[0]
-        which = extra or EXTRAS.get(top, "widgets")
+        error = err
+    if top not in NOT_IN_BROWSER and load_in_browser(top):
+        try:
+            return importlib.import_module(module)
+        except ImportError as err:  # the site has no such package
+            error = err
+    which = extra or EXTRAS.get(top, "widgets")
+    if top in NOT_IN_BROWSER:
         browser = (f"; the classroom site in the browser (JupyterLite) has no {top}: "
-                   "cardlab.tables gives the same rows as plain tables"
-                   if top in NOT_IN_BROWSER else "")
-        raise MissingExtraError(
-            f"{module} is needed for this (it is not installed: {err}); install it with: "
-            f"pip install 'cardlab[{which}]'{browser}") from None
+                   "cardlab.tables gives the same rows as plain tables")
+    elif sys.platform == "emscripten":
+        browser = (f"; in the classroom site (JupyterLite), run `import {top}` in a cell "
+                   "first: the browser's Python loads a package the site has when a cell "
+                   "imports it")
+    else:
+        browser = ""
+    raise MissingExtraError(
+        f"{module} is needed for this (it is not installed: {error}); install it with: "
+        f"pip install 'cardlab[{which}]'{browser}")
+
+
+def load_in_browser(package: str) -> bool:
+    """In a browser's Python (Pyodide, the classroom site: docs/classroom.md), load
+    ``package`` from the site's own packages, waiting for it; whether that was possible.
+
+    The site loads what the lessons' first cells need as its kernel starts, and nothing else
+    (plotly, which only the charts use, would add a second to every start); this loads the
+    rest on first use. Waiting inside a cell needs the browser's JavaScript Promise
+    Integration (Chromium has it); without it, or outside a browser, nothing is loaded and
+    :func:`require` says how to load it (a cell that imports it).
+
+    >>> load_in_browser("plotly")  # CPython: never (pip installs packages here)
+    False
+    """
+    if sys.platform != "emscripten":
+        return False
+    try:
+        import pyodide_js  # the browser's Pyodide, as Python sees it
+        from pyodide.ffi import can_run_sync, run_sync
+    except ImportError:
+        return False
+    if not can_run_sync():
+        return False
+    try:
+        run_sync(pyodide_js.loadPackage(package))
+    except Exception:  # noqa: BLE001 (a failed download, whatever JavaScript raised)
+        return False
+    importlib.invalidate_caches()
+    return True
 
 
 # -- walking a line ------------------------------------------------------------------------

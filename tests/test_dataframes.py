@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -216,6 +217,68 @@ def test_a_missing_extra_names_the_pip_command():
         dataframes.require("cardlab_no_such_module", "scale")
     assert issubclass(dataframes.MissingExtraError, cardlab.CardlabError)
     assert issubclass(dataframes.MissingExtraError, ImportError)
+
+
+class FakePyodide:
+    """What a browser's Pyodide offers :func:`dataframes.load_in_browser`: ``pyodide_js`` with
+    ``loadPackage`` and ``pyodide.ffi`` with ``run_sync``. Loading a package writes its module
+    into ``site`` (a folder on sys.path), as Pyodide unpacks a wheel into site-packages."""
+
+    def __init__(self, site: Path, can_wait: bool) -> None:
+        self.site, self.can_wait, self.loaded = site, can_wait, []
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        js = types.ModuleType("pyodide_js")
+        js.loadPackage = lambda name: ("load", name)  # a promise, as run_sync sees it
+        ffi = types.ModuleType("pyodide.ffi")
+        ffi.can_run_sync = lambda: self.can_wait
+        ffi.run_sync = self.run_sync
+        package = types.ModuleType("pyodide")
+        package.ffi = ffi
+        monkeypatch.setitem(sys.modules, "pyodide_js", js)
+        monkeypatch.setitem(sys.modules, "pyodide", package)
+        monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
+        monkeypatch.setattr(sys, "platform", "emscripten")
+        monkeypatch.syspath_prepend(str(self.site))
+
+    def run_sync(self, promise: tuple[str, str]) -> None:
+        _, name = promise
+        self.loaded.append(name)
+        (self.site / f"{name}.py").write_text("LOADED = True\n", encoding="utf-8")
+
+
+def test_in_the_browser_a_missing_package_is_loaded_on_first_use(tmp_path, monkeypatch):
+    fake = FakePyodide(tmp_path, can_wait=True)
+    fake.install(monkeypatch)
+    module = dataframes.require("cardlab_test_lazy")
+    assert module.LOADED and fake.loaded == ["cardlab_test_lazy"]
+    # pandas is never on the site: nothing is asked, the message names cardlab.tables
+    with pytest.raises(dataframes.MissingExtraError, match="cardlab.tables"):
+        dataframes.require("pandas.cardlab_no_such_module")
+    assert fake.loaded == ["cardlab_test_lazy"]
+
+
+def test_in_a_browser_that_cannot_wait_the_message_says_to_import_it(tmp_path, monkeypatch):
+    fake = FakePyodide(tmp_path, can_wait=False)
+    fake.install(monkeypatch)
+    with pytest.raises(dataframes.MissingExtraError) as raised:
+        dataframes.require("cardlab_test_lazy2.graph")
+    said = str(raised.value)
+    assert "run `import cardlab_test_lazy2` in a cell first" in said and "\n" not in said
+    assert fake.loaded == []
+
+
+def test_in_the_browser_a_package_the_site_lacks_is_a_missing_extra(tmp_path, monkeypatch):
+    fake = FakePyodide(tmp_path, can_wait=True)
+    fake.run_sync = lambda promise: fake.loaded.append(promise[1])  # nothing comes
+    fake.install(monkeypatch)
+    with pytest.raises(dataframes.MissingExtraError, match=r"cardlab\[scale\]"):
+        dataframes.require("cardlab_test_absent", "scale")
+    assert fake.loaded == ["cardlab_test_absent"]
+
+
+def test_outside_a_browser_nothing_is_loaded():
+    assert dataframes.load_in_browser("plotly") is False
 
 
 def test_importing_cardlab_and_its_view_stays_light():

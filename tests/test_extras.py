@@ -8,12 +8,15 @@ script then does what the extra is for, from an empty folder.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from importpath import PACKAGE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,8 +100,10 @@ CASES = {"": NO_EXTRA, "widgets": WIDGETS, "sim": SIM, "scale": SCALE, "lab": LA
 
 # What the browser classroom (JupyterLite, docs/classroom.md) has: the widgets and charts
 # without pandas and numpy, which no registry has as pure wheels. Everything a student uses
-# works; what truly needs pandas says so in one line. Then each lesson's code cells run here,
-# in order, as Run All runs them (display() shows nothing: a cell's widgets are built).
+# works; what truly needs pandas says so in one line. Then the code cells of each notebook the
+# site ships (the walkthrough and the lessons: lite/build.py's list, given as arguments) run
+# here, in order, as Run All runs them (display() shows nothing: a cell's widgets are built),
+# from a folder laid out as the site's (notebooks/ beside replays/, as the walkthrough reads).
 NO_PANDAS = """
 import json, pathlib, sys, tempfile
 import cardlab
@@ -148,9 +153,9 @@ for needs in (lambda: dataframes.plays(review), lambda: branch.frame()):
         assert "\\n" not in said, said
     else:
         raise AssertionError("a frame without pandas")
-lessons = sorted(pathlib.Path(sys.argv[1]).glob("1[0-9]-*.ipynb"))
-assert len(lessons) >= 4, lessons
-for path in lessons:
+notebooks = [pathlib.Path(name) for name in sys.argv[1:]]
+assert len(notebooks) >= 5, notebooks
+for path in notebooks:
     space = {"display": lambda *objects, **options: None}
     for k, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
         if cell["cell_type"] == "code":
@@ -207,10 +212,22 @@ def test_the_widgets_without_pandas_and_numpy_are_the_browser_classroom(wheel, t
                           timeout=900, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     work = tmp_path / "work"
-    work.mkdir()
+    shutil.copytree(PACKAGE / "examples", work / "replays")  # the site's layout
     (work / "check.py").write_text(NO_PANDAS, encoding="utf-8")
-    ran = subprocess.run([str(python), "check.py", str(ROOT / "notebooks")], cwd=work, env=env,
+    notebooks = [str(path) for path in site_notebooks()]
+    ran = subprocess.run([str(python), "check.py", *notebooks], cwd=work, env=env,
                          capture_output=True, text=True, timeout=600)
     assert ran.returncode == 0 and ran.stdout.strip().endswith("ok"), \
         ran.stdout[-2000:] + ran.stderr[-3000:]
-    assert ran.stdout.count(" ran\n") >= 4, ran.stdout
+    ran_names = [line.split()[0] for line in ran.stdout.splitlines() if line.endswith(" ran")]
+    assert ran_names == [Path(name).name for name in notebooks], ran.stdout
+    assert "01-norwegian-walkthrough.ipynb" in ran_names
+
+
+def site_notebooks() -> list[Path]:
+    """The notebooks the classroom site ships (lite/build.py's list, from notebooks/)."""
+    spec = importlib.util.spec_from_file_location("lite_build", ROOT / "lite" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    return list(build.site_notebooks())

@@ -18,16 +18,22 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+def playwright() -> Iterator[Any]:
+    """Playwright, once per session (a second one cannot start beside it)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        try:
-            browser = harness.launch(playwright)
-        except RuntimeError as err:
-            pytest.fail(str(err))
-        yield browser
-        browser.close()
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright: Any) -> Iterator[Any]:
+    try:
+        browser = harness.launch(playwright)
+    except RuntimeError as err:
+        pytest.fail(str(err))
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

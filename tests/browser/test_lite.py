@@ -1,28 +1,35 @@
 """The classroom site (``make lite``, docs/classroom.md) in a real browser, with nothing else.
 
-lite/_output is served on 127.0.0.1 (lite/serve.py) and Chromium aborts every request that
-goes anywhere else, so what runs is only what the site holds: JupyterLite, Pyodide's kernel,
-cardlab's pure wheel and the wheels it needs. Each lesson runs all its cells in the Pyodide
-kernel with no error (and so does the walkthrough, charts and all); then, in the first
-lesson, the viewer steps with the keys, an exercise checks an answer, "what if" plays a
-branch (the bots finish the hand in the browser's kernel) and the advisor evaluates a
-decision. The cold start (a browser that has never seen the site)
-and the warm one (the same browser again) are recorded, never asserted
-(benchmarks/lite_start.py holds the figures to reach).
+lite/_output is served on 127.0.0.1 (lite/serve.py) and Chromium can reach nothing else: every
+other request, a page's or a worker's (the Pyodide kernel runs in a web worker), goes to a
+proxy that refuses it and records it (tests/browser/litesite.py), and no host name resolves.
+So what runs is only what the site holds: JupyterLite, Pyodide's kernel, cardlab's pure wheel
+and the wheels it needs. Each notebook the site ships (the walkthrough and the lessons, read
+from notebooks/) runs all its cells in the Pyodide kernel with no error; then, in the first
+lesson, the viewer steps with the keys, an exercise checks an answer, "what if" plays a branch
+(the bots finish the hand in the browser's kernel), the advisor evaluates a decision, and a
+chart loads plotly, which the kernel did not load as it started; and a request from the
+kernel to the outside world is refused.
+
+The times a student waits (the cold start: a browser that has never seen the site; the warm
+one: the same browser profile, relaunched; each notebook's Run All; a branch; a decision) are
+written to ``artifacts/lite-times.txt``, never asserted: benchmarks/lite_start.py measures
+them against their targets (medians of several runs).
 
 Marked ``lite`` (and ``browser``): ``make test`` leaves it out, saying so, until ``make lite``
-has built the site; ``.ci/run`` builds it first.
+has built the site (and rebuilds a site older than its sources first); ``.ci/run`` builds it
+first and prints the times.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import harness
+import litesite
 import pytest
 import views
 
@@ -31,132 +38,123 @@ import cardlab
 # a test waits for Pyodide: more than the usual bound on a loaded machine (pyproject.toml)
 pytestmark = [pytest.mark.browser, pytest.mark.lite, pytest.mark.timeout(600)]
 
-SITE = harness.ROOT / "lite" / "_output"
-LESSONS = ("10-following-suit.ipynb", "11-bobs-hat-lesson.ipynb", "12-teds-game-lesson.ipynb",
-           "13-whot-lesson.ipynb")
-WALKTHROUGH = "01-norwegian-walkthrough.ipynb"  # on the site too, with its charts
-VIEWER = ".cardlab-viewer"
-RUN_TIMEOUT = 300_000  # ms: a lesson's cells in Pyodide, on a loaded machine
+FIRST_LESSON = "10-following-suit.ipynb"  # the interactive checks below know its content
+RUN_TIMEOUT = 300_000  # ms: a notebook's cells in Pyodide, on a loaded machine
+TIMES = harness.ARTIFACTS / "lite-times.txt"
 
 
-def _serve_module() -> Any:
-    spec = importlib.util.spec_from_file_location("lite_serve", harness.ROOT / "lite" / "serve.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture(scope="module")
+def times() -> Iterator[list[str]]:
+    """Lines for artifacts/lite-times.txt, written when the module's tests are done."""
+    lines: list[str] = []
+    yield lines
+    harness.ARTIFACTS.mkdir(exist_ok=True)
+    TIMES.write_text("the classroom site in Chromium (tests/browser/test_lite.py; figures "
+                     "against targets: benchmarks/lite_start.py)\n"
+                     + "".join(f"  {line}\n" for line in lines), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """The built site served on 127.0.0.1; its base URL."""
-    if not (SITE / "index.html").is_file():
-        pytest.fail(f"{SITE} holds no built site: run `make lite` first (make test leaves "
-                    "this test out until then)")
-    httpd = _serve_module().server(SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class Browser:
-    """A browser context (its own cache and storage) in which every request outside the
-    site is aborted and recorded, with the pages' errors."""
-
-    def __init__(self, chromium: Any, base: str) -> None:
-        self.base = base
-        self.context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        self.blocked: list[str] = []
-        self.page_errors: list[str] = []
-        self.context.route("**/*", self._route)
-
-    def _route(self, route: Any) -> None:
-        if route.request.url.startswith(self.base):
-            route.continue_()
-        else:
-            self.blocked.append(route.request.url)
-            route.abort()
-
-    def open(self, lesson: str) -> tuple[Any, float]:
-        """A page on ``lesson`` with Run All started, and the seconds until its first viewer
-        was drawn (the kernel started, cardlab imported, the first cell run)."""
-        page = self.context.new_page()
-        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
-        start = time.monotonic()
-        page.goto(f"{self.base}notebooks/index.html?path=notebooks/{lesson}")
-        harness.start_run_all(page, RUN_TIMEOUT)
-        page.locator(VIEWER).first.wait_for(timeout=RUN_TIMEOUT)
-        return page, time.monotonic() - start
-
-    def close(self) -> None:
-        self.context.close()
+    try:
+        with litesite.served() as base:
+            yield base
+    except RuntimeError as err:
+        pytest.fail(f"{err} (make test leaves this test out until then)")
 
 
 @pytest.fixture(scope="module")
-def browser(chromium: Any, site: str) -> Iterator[Browser]:
-    opened = Browser(chromium, site)
-    yield opened
-    opened.close()
+def proxy() -> Iterator[litesite.RefusingProxy]:
+    refusing = litesite.RefusingProxy()
+    yield refusing
+    refusing.close()
 
 
-def test_cold_and_warm_start(chromium: Any, site: str, record_property: Any) -> None:
-    """The first viewer of the first lesson, in a browser new to the site and then again."""
-    fresh = Browser(chromium, site)
+def _check_nothing_left(profile: litesite.Profile, proxy: litesite.RefusingProxy) -> None:
+    """Nothing of the site went outside (Chromium's own services knock too: not counted),
+    and no page raised."""
+    assert proxy.outside() == [] and profile.page_errors == [], \
+        (proxy.outside(), profile.page_errors)
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Any, proxy: litesite.RefusingProxy, site: str,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[litesite.Profile]:
+    """A browser profile of its own for the notebooks, launched once."""
     try:
-        page, cold = fresh.open(LESSONS[0])
-        harness.wait_run_all(page, RUN_TIMEOUT)
-        assert harness.cell_errors(page) == []
-        page.close()
-        page, warm = fresh.open(LESSONS[0])
-        page.close()
-        assert fresh.blocked == [] and fresh.page_errors == [], (fresh.blocked, fresh.page_errors)
-    finally:
-        fresh.close()
-    record_property("cold_start_seconds", round(cold, 1))
-    record_property("warm_start_seconds", round(warm, 1))
-    print(f"classroom site: first viewer {cold:.1f} s cold, {warm:.1f} s warm")
+        profile = litesite.Profile(playwright, tmp_path_factory.mktemp("profile"), proxy)
+    except RuntimeError as err:
+        pytest.fail(str(err))
+    yield profile
+    profile.close()
 
 
-@pytest.mark.parametrize("lesson", [WALKTHROUGH, *LESSONS])
-def test_each_lesson_runs_all_its_cells_in_the_browser(browser: Browser, lesson: str,
-                                                       record_property: Any) -> None:
-    page, first = browser.open(lesson)
+def test_cold_and_warm_start(playwright: Any, proxy: litesite.RefusingProxy, site: str,
+                             tmp_path: Path, times: list[str]) -> None:
+    """The first viewer of the first lesson, in a browser new to the site, and then in the
+    same browser relaunched (its cache on disk: the site and the compiled WebAssembly)."""
+    starts = []
+    for _ in ("cold", "warm"):
+        profile = litesite.Profile(playwright, tmp_path / "profile", proxy)
+        try:
+            page, start = litesite.open_notebook(profile, site, FIRST_LESSON, RUN_TIMEOUT)
+            harness.wait_run_all(page, RUN_TIMEOUT)
+            errors = harness.cell_errors(page)
+            assert errors == [], errors[0][-3000:]
+            _check_nothing_left(profile, proxy)
+            starts.append(start)
+        finally:
+            profile.close()
+    times.append(f"cold start ({FIRST_LESSON}): {starts[0]}")
+    times.append(f"warm start ({FIRST_LESSON}): {starts[1]}")
+
+
+def _site_has(notebook: str) -> bool:
+    return (litesite.SITE / "files" / "notebooks" / notebook).is_file()
+
+
+@pytest.mark.parametrize("notebook", litesite.notebooks())
+def test_each_notebook_runs_all_its_cells_in_the_browser(browser: litesite.Profile,
+                                                         proxy: litesite.RefusingProxy,
+                                                         site: str, notebook: str,
+                                                         times: list[str]) -> None:
+    assert _site_has(notebook), f"the site has no {notebook}: it is older than notebooks/ " \
+        "(make lite rebuilds it)"
+    page, start = litesite.open_notebook(browser, site, notebook, RUN_TIMEOUT)
     try:
-        start = time.monotonic()
         harness.wait_run_all(page, RUN_TIMEOUT)
         errors = harness.cell_errors(page)
         assert errors == [], errors[0][-3000:]
         cells = page.locator(".jp-Notebook .jp-CodeCell").count()
         prompts = page.locator(".jp-Notebook .jp-CodeCell .jp-InputArea-prompt").all_text_contents()
         assert cells > 3 and all(p.strip() not in ("[ ]:", "[*]:") for p in prompts), prompts
-        assert page.locator(VIEWER).count() >= 1
-        assert browser.blocked == [] and browser.page_errors == [], \
-            (browser.blocked, browser.page_errors)
-        record_property("run_all_seconds", round(first + time.monotonic() - start, 1))
+        assert page.locator(litesite.VIEWER).count() >= 1
+        _check_nothing_left(browser, proxy)
+        times.append(f"{notebook}: {start}; every cell run at "
+                     f"{time.monotonic() - start.opened:.1f} s")
     except Exception:
         harness.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(harness.ARTIFACTS / f"lite-{lesson}-failure.png"))
+        page.screenshot(path=str(harness.ARTIFACTS / f"lite-{notebook}-failure.png"))
         raise
     finally:
         page.close()
 
 
 @pytest.fixture(scope="module")
-def lesson_page(browser: Browser) -> Iterator[Any]:
+def lesson_page(browser: litesite.Profile, proxy: litesite.RefusingProxy,
+                site: str) -> Iterator[Any]:
     """The first lesson with every cell run."""
-    page, _ = browser.open(LESSONS[0])
+    page, _ = litesite.open_notebook(browser, site, FIRST_LESSON, RUN_TIMEOUT)
     harness.wait_run_all(page, RUN_TIMEOUT)
     assert harness.cell_errors(page) == []
     yield page
-    assert browser.blocked == [] and browser.page_errors == [], \
-        (browser.blocked, browser.page_errors)
+    _check_nothing_left(browser, proxy)
     page.close()
 
 
 def _first_viewer(page: Any) -> Any:
-    root = page.locator(VIEWER).first
+    root = page.locator(litesite.VIEWER).first
     root.scroll_into_view_if_needed()
     return root
 
@@ -164,7 +162,7 @@ def _first_viewer(page: Any) -> Any:
 def _mark(page: Any, root: Any, name: str) -> str:
     """A selector for ``root`` alone (the viewers of a lesson look alike)."""
     root.evaluate("(root, name) => root.setAttribute('data-lite-test', name)", name)
-    return f"{VIEWER}[data-lite-test='{name}']"
+    return f"{litesite.VIEWER}[data-lite-test='{name}']"
 
 
 def test_the_viewer_steps_with_the_keys(lesson_page: Any) -> None:
@@ -196,7 +194,7 @@ def test_an_exercise_checks_an_answer(lesson_page: Any) -> None:
 
 
 def test_what_if_plays_a_branch_and_the_advisor_evaluates_a_decision(
-        lesson_page: Any, record_property: Any) -> None:
+        lesson_page: Any, times: list[str]) -> None:
     page = lesson_page
     root = _first_viewer(page)
     sel = _mark(page, root, "branch")
@@ -217,7 +215,7 @@ def test_what_if_plays_a_branch_and_the_advisor_evaluates_a_decision(
     page.wait_for_function(
         "(sel) => document.querySelector(sel + ' .cardlab-message').textContent"
         ".includes('the bots finished')", arg=sel, timeout=120_000)
-    record_property("branch_seconds", round(time.monotonic() - start, 1))
+    times.append(f"a what-if branch played to the end: {time.monotonic() - start:.1f} s")
     page.wait_for_function("([sel, n]) => document.querySelectorAll(sel + "
                            "' select.cardlab-line-select option').length > n",
                            arg=[sel, max(lines_before, 1)], timeout=60_000)
@@ -230,9 +228,51 @@ def test_what_if_plays_a_branch_and_the_advisor_evaluates_a_decision(
     page.wait_for_function(
         "(sel) => document.querySelector(sel + ' .cardlab-eval-message').textContent"
         ".includes('evaluated over')", arg=sel, timeout=180_000)
-    seconds = time.monotonic() - start
-    record_property("evaluate_200_seconds", round(seconds, 1))
-    print(f"classroom site: one decision, 200 rollouts, in {seconds:.1f} s")
+    times.append(f"one decision evaluated (200 deals), from the click: "
+                 f"{time.monotonic() - start:.1f} s")
     page.wait_for_function("(sel) => document.querySelectorAll(sel + ' .cardlab-eval-action')"
                            ".length >= 2", arg=sel, timeout=60_000)
     assert harness.cell_errors(page) == []
+
+
+# A chart in a lesson that never imported plotly: the site does not load plotly as the kernel
+# starts (a second of every start), cardlab loads it from the site on first use.
+CHART = """
+import sys
+import cardlab
+from cardlab.view import charts
+print("plotly" in sys.modules)
+figure = charts.score_evolution(cardlab.example("norwegian-review"))
+print("plotly" in sys.modules, len(figure.data))
+"""
+
+
+def test_a_chart_loads_plotly_on_first_use(lesson_page: Any) -> None:
+    said = litesite.kernel_print(lesson_page, CHART).split()
+    assert said == ["False", "True", "4"], said
+
+
+# The kernel (a web worker) asks the outside world for a page, over http and https, with the
+# browser's fetch; each attempt fails in Python. What happened to it: "refused" if it raised.
+OUTSIDE = """
+from pyodide.http import pyfetch
+for url in ("http://example.com/", "https://example.org/"):
+    try:
+        response = await pyfetch(url)
+    except Exception as err:
+        print(url, "refused", type(err).__name__)
+    else:
+        print(url, "answered", response.status)
+"""
+
+
+def test_an_outside_request_from_the_kernel_is_refused(lesson_page: Any,
+                                                       proxy: litesite.RefusingProxy) -> None:
+    assert proxy.outside() == []
+    said = litesite.kernel_print(lesson_page, OUTSIDE)
+    lines = said.strip().splitlines()
+    assert len(lines) == 2 and all(" refused " in line for line in lines), said
+    # the requests did leave the kernel's worker, and the browser's network stopped them
+    assert proxy.outside() == ["GET http://example.com/", "CONNECT example.org:443"], \
+        proxy.outside()
+    proxy.refused.clear()  # what the other tests check stays "nothing went out"
