@@ -47,6 +47,14 @@ class OptionError(CardlabError, ValueError):
     """An unknown rules option, or a value the option does not allow."""
 
 
+class SolveBudgetError(CardlabError):
+    """The exact solver stopped at its node budget (``nodes``) before it had an answer."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"not solved within {nodes:,} nodes")
+        self.nodes = nodes
+
+
 class CardCodeError(CardlabError, ValueError):
     """A card code that does not name a card of the game's deck."""
 

@@ -42,7 +42,9 @@ from mypy_extensions import i64
 
 # absolute: tests load this source on its own too. The rules of trick play are the engine's
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
+from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow, play_cards
+from cardlab.solveranks import Ranks, kinds
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which
@@ -88,6 +90,8 @@ class Search:
         self.holder_is_seat = 1 if holder == seat else 0
         self.leaf = leaf
         self.leaves: dict[int, int] = {}
+        self.ranks = self._ranks([])
+        self.budget = INF  # nodes (set_budget)
         self.table: dict[int, tuple[int, int, int]] = {}
         self.max_table = MAX_TABLE
         self.store_from = STORE_FROM
@@ -138,6 +142,19 @@ class Search:
         answers are kept under that key, so it is asked once per key."""
         self.bound = bound
         self.bound_masks = masks
+        self.ranks = self._ranks(masks)
+
+    def set_budget(self, nodes: int) -> None:
+        """Search at most ``nodes`` nodes in all (:attr:`nodes`: the choices of a card
+        searched): past them the search stops with :class:`~cardlab.errors.SolveBudgetError`,
+        whatever the clock says, so a search stops at the same node on every machine."""
+        self.budget = nodes
+
+    def _ranks(self, masks: list[int]) -> Ranks:
+        """The ranks of the cards held (:class:`~cardlab.solveranks.Ranks`): cards the hat,
+        the summary or the bounds' masks tell apart are of different kinds."""
+        return Ranks(self.suit_of, self.suit_mask, self.hands,
+                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit))
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
@@ -175,12 +192,13 @@ class Search:
         self._enter(trick, leader, tricks_left)
         legal = self._legal(turn)
         out: dict[int, int] = {}
-        reps = self._representatives(turn, legal)
+        in_play = self.remaining | self.trick_mask
+        reps = self.ranks.representatives(legal, in_play)
         guess = -INF  # none yet: _exact starts from the score as it stands
         for card in reps:
             val = self._exact(turn, card, guess)
             guess = val
-            for other in self._class_of(turn, card, legal):
+            for other in self.ranks.class_of(card, legal, in_play):
                 out[other] = val
         return out
 
@@ -219,7 +237,7 @@ class Search:
                 lower = g
         return g
 
-    # -- equivalent cards ----------------------------------------------------------------
+    # -- the cards that may be played ---------------------------------------------------
     def _legal(self, turn: int) -> int:
         return self._follow(self.hands[turn])
 
@@ -229,56 +247,6 @@ class Search:
         led = self.led
         follow = held & self.suit_mask[led]
         return follow if must_follow(led, follow) else held
-
-    def _joined(self, low: int, high: int) -> bool:
-        """True when ``low`` < ``high`` (one seat's cards) change nothing if swapped: the same
-        suit, the same hat status, and no card still in play ranked between them."""
-        if self.suit_of[low] != self.suit_of[high]:
-            return False
-        if ((self.hat_mask >> low) & 1) != ((self.hat_mask >> high) & 1):
-            return False
-        between = (1 << high) - (1 << (low + 1))
-        return ((self.remaining | self.trick_mask) & between) == 0
-
-    def _representatives(self, turn: int, legal: int) -> list[int]:
-        """One card of each class of equivalent legal cards (the highest of each run)."""
-        out: list[int] = []
-        rest = legal
-        prev = -1
-        while rest:
-            bit = rest & -rest
-            card = bit.bit_length() - 1
-            rest ^= bit
-            if prev >= 0 and self._joined(prev, card):
-                out[len(out) - 1] = card
-            else:
-                out.append(card)
-            prev = card
-        return out
-
-    def _class_of(self, turn: int, card: int, legal: int) -> list[int]:
-        out = [card]
-        low = card
-        while True:  # down the run of joined cards, then up
-            below = legal & ((1 << low) - 1)
-            if not below:
-                break
-            nxt = below.bit_length() - 1
-            if not self._joined(nxt, low):
-                break
-            out.append(nxt)
-            low = nxt
-        high = card
-        while True:
-            above = legal >> (high + 1)
-            if not above:
-                break
-            nxt = high + 1 + ((above & -above).bit_length() - 1)
-            if not self._joined(high, nxt):
-                break
-            out.append(nxt)
-            high = nxt
-        return out
 
     # -- the search ----------------------------------------------------------------------
     def _final(self) -> int:
@@ -342,11 +310,13 @@ class Search:
             part = reduced * 2 + (self.holder_is_seat & self.hat_matters)
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose_card(leader, alpha, beta, -1)[0]
-        key = ((part * self.nseats + leader) << self.ncards) | self.remaining
+        ranks = self.ranks
+        key = ((part * self.nseats + leader) << ranks.width) | ranks.key(self.remaining)
         entry = self.table.get(key)
         best_card = -1
         if entry is not None:
-            low, high, best_card = entry
+            low, high, place = entry
+            best_card = ranks.absolute(place, self.remaining)
             if low >= beta:
                 return low
             if high <= alpha:
@@ -370,7 +340,7 @@ class Search:
             low = high = val
         if len(self.table) >= self.max_table:
             self.table.clear()
-        self.table[key] = (low, high, card)
+        self.table[key] = (low, high, ranks.relative(card, self.remaining))
         return val
 
     def _last_trick(self, leader: int) -> int:
@@ -419,8 +389,10 @@ class Search:
     def _choose_card(self, turn: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
         """The best value for ``turn`` (max for the seat, min otherwise) and its card."""
         self.nodes += 1
+        if self.nodes > self.budget:
+            raise SolveBudgetError(self.budget)
         legal = self._legal(turn)
-        reps = self._representatives(turn, legal)
+        reps = self.ranks.representatives(legal, self.remaining | self.trick_mask)
         if first >= 0:
             # the table's best card at this very key: the same cards held, the same classes
             for i in range(len(reps)):

@@ -1,0 +1,183 @@
+"""The ranks as the exact solver's search reads them (:mod:`cardlab.solvekernel`), compiled by
+mypyc in the kernel's library: which cards are equivalent, and a position's key by relative
+ranks for the transposition table.
+
+In a trick the rules read of a card only its suit and its rank *among the cards still in
+play* (:func:`cardlab.kernel.beats`), and the score reads its suit and, in some games, a
+*kind* the game marks (Bob's Hat's 14s and 15s take the hat). So two positions whose suits
+hold, card by card from the lowest still in play, cards of the same holders and kinds are the
+same position: the same plays lead to the same tricks and the same score, whatever the
+absolute ranks of the cards already gone (with the blue 3 gone, the blue 2 and 4 of one seat
+are as good as the blue 2 and 3 of another deal). :meth:`Ranks.key` is that list, which the
+search's table keys positions by, so positions that differ only in which low cards were
+played meet in one entry; :meth:`Ranks.relative` and :meth:`Ranks.absolute` carry a best card
+from one to the other.
+
+Cards are bits of an int (card ``c`` is ``1 << c``), numbered suit by suit, each suit
+ascending, as every suited deck is.
+
+>>> # one suit of 4 cards (0-3), two seats: seat 0 holds 0 and 3, seat 1 holds 1 and 2
+>>> ranks = Ranks([0, 0, 0, 0], [0b1111], [0b1001, 0b0110], [0, 0, 0, 0])
+>>> ranks.representatives(0b0110, 0b1111)  # 1 and 2: nothing between them, one class
+[2]
+>>> ranks.key(0b1100) == ranks.key(0b1010)  # {2: seat 1, 3: seat 0} = {1: seat 1, 3: seat 0}
+True
+>>> ranks.absolute(ranks.relative(3, 0b1100), 0b1010)  # seat 0's top card in both
+3
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# A card's relative place (Ranks.relative): its suit above this many bits, its rank among the
+# suit's cards still held below (a suit has fewer than 256 cards).
+PLACE_BITS: Final = 8
+
+
+class Ranks:
+    """The ranks of one search's cards: ``suit_of`` each card's suit, ``suit_mask`` each
+    suit's cards, ``hands`` each seat's cards at the root (who holds each card never
+    changes), ``kind_of`` each card's kind (cards of different kinds are never merged)."""
+
+    def __init__(self, suit_of: list[int], suit_mask: list[int], hands: list[int],
+                 kind_of: list[int]) -> None:
+        self.suit_of = suit_of
+        self.kind_of = kind_of
+        self.suit_mask = suit_mask
+        held = 0
+        for hand in hands:
+            held |= hand
+        kinds = max(kind_of) + 1 if kind_of else 1
+        values = len(hands) * kinds
+        self.bits = max(1, (values - 1).bit_length())
+        # each held card's code in the key: its holder and kind
+        self.code = [0] * len(suit_of)
+        for seat in range(len(hands)):
+            rest = hands[seat]
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                self.code[card] = seat * kinds + kind_of[card]
+                rest ^= low
+        # the suits that hold cards, and each one's width in the key: a leading 1, then a
+        # code per card still held
+        self.suits: list[int] = []
+        self.widths: list[int] = []
+        self.width = 0
+        for mask in suit_mask:
+            count = (mask & held).bit_count()
+            if count:
+                self.suits.append(mask & held)
+                self.widths.append(1 + self.bits * count)
+                self.width += 1 + self.bits * count
+        self.codes: dict[int, int] = {}
+
+    def key(self, remaining: int) -> int:
+        """The position of the cards ``remaining`` by relative ranks: suit by suit, the
+        holder and kind of each card still held, lowest first (under :attr:`width` bits)."""
+        key = 0
+        for i in range(len(self.suits)):
+            held = remaining & self.suits[i]
+            code = self.codes.get(held)
+            if code is None:
+                code = 1
+                rest = held
+                while rest:
+                    low = rest & -rest
+                    code = (code << self.bits) | self.code[low.bit_length() - 1]
+                    rest ^= low
+                self.codes[held] = code
+            key = (key << self.widths[i]) | code
+        return key
+
+    def relative(self, card: int, remaining: int) -> int:
+        """``card`` (one of ``remaining``) as its suit and its rank among the suit's cards
+        ``remaining``: the same card of every position with the same :meth:`key`."""
+        suit = self.suit_of[card]
+        below = remaining & self.suit_mask[suit] & ((1 << card) - 1)
+        return (suit << PLACE_BITS) | below.bit_count()
+
+    def absolute(self, place: int, remaining: int) -> int:
+        """The card of ``remaining`` at the relative place ``place`` (:meth:`relative`)."""
+        rest = remaining & self.suit_mask[place >> PLACE_BITS]
+        skip = place & ((1 << PLACE_BITS) - 1)
+        while skip > 0:
+            rest &= rest - 1
+            skip -= 1
+        return (rest & -rest).bit_length() - 1
+
+    # -- equivalent cards ----------------------------------------------------------------
+    def joined(self, low: int, high: int, in_play: int) -> bool:
+        """True when ``low`` < ``high`` (one seat's cards) change nothing if swapped: the same
+        suit and kind, and no card of ``in_play`` ranked between them."""
+        if self.suit_of[low] != self.suit_of[high] or self.kind_of[low] != self.kind_of[high]:
+            return False
+        between = (1 << high) - (1 << (low + 1))
+        return (in_play & between) == 0
+
+    def representatives(self, legal: int, in_play: int) -> list[int]:
+        """One card of each class of equivalent cards of ``legal`` (the highest of each run)."""
+        out: list[int] = []
+        rest = legal
+        prev = -1
+        while rest:
+            bit = rest & -rest
+            card = bit.bit_length() - 1
+            rest ^= bit
+            if prev >= 0 and self.joined(prev, card, in_play):
+                out[len(out) - 1] = card
+            else:
+                out.append(card)
+            prev = card
+        return out
+
+    def class_of(self, card: int, legal: int, in_play: int) -> list[int]:
+        """The cards of ``legal`` equivalent to ``card``, ``card`` first."""
+        out = [card]
+        low = card
+        while True:  # down the run of joined cards, then up
+            below = legal & ((1 << low) - 1)
+            if not below:
+                break
+            nxt = below.bit_length() - 1
+            if not self.joined(nxt, low, in_play):
+                break
+            out.append(nxt)
+            low = nxt
+        high = card
+        while True:
+            above = legal >> (high + 1)
+            if not above:
+                break
+            nxt = high + 1 + ((above & -above).bit_length() - 1)
+            if not self.joined(high, nxt, in_play):
+                break
+            out.append(nxt)
+            high = nxt
+        return out
+
+
+def kinds(suit_of: list[int], marks: list[int], values: list[int]) -> list[int]:
+    """Each card's kind within its suit: the cards of a suit that every mask of ``marks``
+    marks alike and that have the same ``values`` (one number a card) share one, numbered
+    from 0 in order of first card.
+
+    >>> kinds([0, 0, 0, 0, 1], [0b00110, 0b10100], [0, 0, 0, 0, 0])  # 1, 2 and 4 marked
+    [0, 1, 2, 0, 0]
+    """
+    seen: dict[tuple[int, int, int], int] = {}
+    count = [0] * (max(suit_of) + 1 if suit_of else 0)
+    out: list[int] = []
+    for card in range(len(suit_of)):
+        suit = suit_of[card]
+        pattern = 0
+        for mask in marks:
+            pattern = (pattern << 1) | ((mask >> card) & 1)
+        kind = seen.get((suit, pattern, values[card]))
+        if kind is None:
+            kind = count[suit]
+            count[suit] += 1
+            seen[(suit, pattern, values[card])] = kind
+        out.append(kind)
+    return out
