@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, final
 
 from mypy_extensions import i64
 
@@ -44,7 +44,7 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow, play_cards
-from cardlab.solveranks import Ranks, kinds
+from cardlab.solveranks import Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it starts again from empty, which
@@ -54,6 +54,7 @@ MAX_TABLE: Final = 1_000_000
 STORE_FROM: Final = 2
 
 
+@final
 class Search:
     """One search: the position, the summary rules, and a transposition table.
 
@@ -107,6 +108,9 @@ class Search:
         self.tricks_left = 0
         self.trick: list[int] = []
         self.trick_mask = 0
+        self.count = 0  # cards on the trick
+        self.units = 0  # what they add to the summary (card_unit)
+        self.chosen = -1  # the card of the last _choose
         self.leader = 0
         self.led = -1
         self.win_seat = -1
@@ -114,6 +118,7 @@ class Search:
         self.nodes = 0
         # the start of the random playouts (set_start): the trick state to go back to
         self.start_trick: list[int] = []
+        self.start_units = 0
         self.start_trick_mask = 0
         self.start_led = -1
         self.start_win_seat = -1
@@ -161,6 +166,8 @@ class Search:
         """Put the cards already on the current trick (play order, from ``leader``)."""
         self.trick = []
         self.trick_mask = 0
+        self.count = 0
+        self.units = 0
         self.leader = leader
         self.led = -1
         self.win_seat = -1
@@ -172,8 +179,16 @@ class Search:
             seat = seat + 1 if seat + 1 < self.nseats else 0
 
     def _put(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` to the trick, which keeps its cards (``trick``)."""
         self.trick.append(card)
+        self._play(seat, card)
+
+    def _play(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` to the trick: its mask, its count, what it adds to the
+        summary, and who wins it so far (by the engine's :func:`~cardlab.kernel.beats`)."""
+        self.count += 1
         self.trick_mask |= 1 << card
+        self.units += self.card_unit[card]
         suit = self.suit_of[card]
         if self.led < 0:
             self.led = suit
@@ -227,8 +242,8 @@ class Search:
         g = self._final()
         while lower < upper:  # MTD(f), as in _exact
             beta = g + 1 if g == lower else g
-            if self.trick:
-                g = self._choose(turn, beta - 1, beta)
+            if self.count:
+                g = self._choose(turn, beta - 1, beta, -1)
             else:
                 g = self._boundary(leader, beta - 1, beta)
             if g < beta:
@@ -295,7 +310,7 @@ class Search:
             remaining = self.remaining
             bkey = reduced * 2 + self.holder_is_seat
             for mask in self.bound_masks:
-                bkey = (bkey << 6) | (remaining & mask).bit_count()
+                bkey = (bkey << 6) | popcount(remaining & mask)
             bkey = (bkey << 6) | left
             got = self.bounds.get(bkey)
             if got is None:
@@ -309,14 +324,13 @@ class Search:
         else:
             part = reduced * 2 + (self.holder_is_seat & self.hat_matters)
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
-            return self._choose_card(leader, alpha, beta, -1)[0]
+            return self._choose(leader, alpha, beta, -1)
         ranks = self.ranks
         key = ((part * self.nseats + leader) << ranks.width) | ranks.key(self.remaining)
         entry = self.table.get(key)
         best_card = -1
         if entry is not None:
             low, high, place = entry
-            best_card = ranks.absolute(place, self.remaining)
             if low >= beta:
                 return low
             if high <= alpha:
@@ -327,7 +341,9 @@ class Search:
                 alpha = low
             if high < beta:
                 beta = high
-        val, card = self._choose_card(leader, alpha, beta, best_card)
+            best_card = ranks.absolute(place, self.remaining)
+        val = self._choose(leader, alpha, beta, best_card)
+        card = self.chosen
         if entry is not None:
             low, high = entry[0], entry[1]
         else:
@@ -346,10 +362,8 @@ class Search:
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""
         seat = leader
-        self.led = -1
         for _ in range(self.nseats):
-            card = self.hands[seat].bit_length() - 1
-            self._put(seat, card)
+            self._play(seat, self.hands[seat].bit_length() - 1)
             seat = seat + 1 if seat + 1 < self.nseats else 0
         saved_summary = self.summary
         saved_hat = self.holder_is_seat
@@ -357,15 +371,18 @@ class Search:
         val = self._final()
         self.summary = saved_summary
         self.holder_is_seat = saved_hat
-        self.trick = []
+        self.count = 0
+        self.units = 0
         self.trick_mask = 0
         self.led = -1
         return val
 
     def _close_trick(self) -> None:
         """The current trick is full: score it and let its winner lead the next (the caller
-        then empties ``trick``, which the scoring reads)."""
+        then empties ``trick``)."""
         self._score_trick()
+        self.count = 0
+        self.units = 0
         self.trick_mask = 0
         self.led = -1
         self.tricks_left -= 1
@@ -374,39 +391,37 @@ class Search:
     def _score_trick(self) -> None:
         winner = self.win_seat
         if self.count_cards:
-            add = 0
-            for card in self.trick:
-                add += self.card_unit[card]
-            self.summary += add << (self.field * winner)
+            self.summary += self.units << (self.field * winner)
         else:
             self.summary += self.trick_unit[winner]
         if self.trick_mask & self.hat_mask:
             self.holder_is_seat = 1 if winner == self.seat else 0
 
-    def _choose(self, turn: int, alpha: int, beta: int) -> int:
-        return self._choose_card(turn, alpha, beta, -1)[0]
-
-    def _choose_card(self, turn: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
-        """The best value for ``turn`` (max for the seat, min otherwise) and its card."""
+    def _choose(self, turn: int, alpha: int, beta: int, first: int) -> int:
+        """The best value for ``turn`` (max for the seat, min otherwise); its card is left
+        in ``chosen``. ``first``: a card to try first (the table's best), or -1."""
         self.nodes += 1
         if self.nodes > self.budget:
             raise SolveBudgetError(self.budget)
-        legal = self._legal(turn)
-        reps = self.ranks.representatives(legal, self.remaining | self.trick_mask)
+        reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
+        if first < 0 or not (reps >> first) & 1:
+            first = -1
+            if popcount(reps) > 2:
+                # try the highest first, then the lowest: winning or ducking are the usual bests
+                first = reps.bit_length() - 1
         if first >= 0:
-            # the table's best card at this very key: the same cards held, the same classes
-            for i in range(len(reps)):
-                if reps[i] == first:
-                    reps[0], reps[i] = reps[i], reps[0]
-                    break
-        elif len(reps) > 2:
-            # try the highest and the lowest first: winning or ducking are the usual bests
-            top = reps.pop()
-            reps.insert(0, top)
+            reps ^= 1 << first
         maximise = turn == self.seat
         best = -INF if maximise else INF
-        best_card = reps[0]
-        for card in reps:
+        card = first
+        best_card = first
+        while True:
+            if card < 0:
+                if not reps:
+                    break
+                low = reps & -reps
+                reps ^= low
+                card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
             if maximise:
                 if val > best:
@@ -414,44 +429,45 @@ class Search:
                     best_card = card
                     if val > alpha:
                         alpha = val
-            else:
-                if val < best:
-                    best = val
-                    best_card = card
-                    if val < beta:
-                        beta = val
+            elif val < best:
+                best = val
+                best_card = card
+                if val < beta:
+                    beta = val
             if alpha >= beta:
                 break
-        return best, best_card
+            card = -1
+        self.chosen = best_card
+        return best
 
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
         """The value once ``turn`` has played ``card``."""
         bit = 1 << card
-        self.hands[turn] ^= bit
+        hands = self.hands
+        hands[turn] ^= bit
         self.remaining ^= bit
-        led, win_seat, win_card, leader = self.led, self.win_seat, self.win_card, self.leader
-        self._put(turn, card)
-        if len(self.trick) < self.nseats:
+        led, win_seat, win_card, units = self.led, self.win_seat, self.win_card, self.units
+        leader = self.leader
+        self._play(turn, card)
+        if self.count < self.nseats:
             nxt = turn + 1 if turn + 1 < self.nseats else 0
-            val = self._choose(nxt, alpha, beta)
-            self.trick.pop()
+            val = self._choose(nxt, alpha, beta, -1)
+            self.count -= 1
             self.trick_mask ^= bit
         else:
-            trick = self.trick
             trick_mask = self.trick_mask
             saved_summary = self.summary
             saved_hat = self.holder_is_seat
             self._close_trick()
-            self.trick = []  # the full trick is kept aside (``trick``) to come back to
             val = self._boundary(self.win_seat, alpha, beta)
             self.tricks_left += 1
             self.summary = saved_summary
             self.holder_is_seat = saved_hat
-            trick.pop()
-            self.trick = trick
+            self.count = self.nseats - 1
             self.trick_mask = trick_mask ^ bit
-        self.led, self.win_seat, self.win_card, self.leader = led, win_seat, win_card, leader
-        self.hands[turn] ^= bit
+        self.led, self.win_seat, self.win_card, self.units = led, win_seat, win_card, units
+        self.leader = leader
+        hands[turn] ^= bit
         self.remaining ^= bit
         return val
 
@@ -465,6 +481,7 @@ class Search:
         self.holder_is_seat = self.start_holder
         self._enter(trick, leader, tricks_left)
         self.start_trick = self.trick[:]
+        self.start_units = self.units
         self.start_trick_mask = self.trick_mask
         self.start_led = self.led
         self.start_win_seat = self.win_seat
@@ -490,6 +507,8 @@ class Search:
         either: no walk reads it.
         """
         self.trick = self.start_trick[:]
+        self.count = len(self.trick)
+        self.units = self.start_units
         self.trick_mask = self.start_trick_mask
         self.led = self.start_led
         self.win_seat = self.start_win_seat

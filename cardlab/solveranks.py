@@ -96,7 +96,7 @@ class Ranks:
         ``remaining``: the same card of every position with the same :meth:`key`."""
         suit = self.suit_of[card]
         below = remaining & self.suit_mask[suit] & ((1 << card) - 1)
-        return (suit << PLACE_BITS) | below.bit_count()
+        return (suit << PLACE_BITS) | popcount(below)
 
     def absolute(self, place: int, remaining: int) -> int:
         """The card of ``remaining`` at the relative place ``place`` (:meth:`relative`)."""
@@ -130,6 +130,25 @@ class Ranks:
             else:
                 out.append(card)
             prev = card
+        return out
+
+    def representative_mask(self, legal: int, in_play: int) -> int:
+        """:meth:`representatives` as a mask: the cards of ``legal`` whose next card up in
+        ``in_play`` is not joined to them (another suit or kind, or not in ``legal``)."""
+        out = 0
+        rest = legal
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            above = in_play & ~((bit << 1) - 1)
+            nxt = above & -above
+            if not (nxt & rest):
+                out |= bit
+                continue
+            low = bit.bit_length() - 1
+            high = nxt.bit_length() - 1
+            if self.suit_of[low] != self.suit_of[high] or self.kind_of[low] != self.kind_of[high]:
+                out |= bit
         return out
 
     def class_of(self, card: int, legal: int, in_play: int) -> list[int]:
@@ -181,3 +200,16 @@ def kinds(suit_of: list[int], marks: list[int], values: list[int]) -> list[int]:
             seen[(suit, pattern, values[card])] = kind
         out.append(kind)
     return out
+
+
+def popcount(mask: int) -> int:
+    """How many bits of ``mask`` (0 or more) are set.
+
+    >>> popcount(0b1011)
+    3
+    """
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
