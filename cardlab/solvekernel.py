@@ -47,11 +47,16 @@ from cardlab.kernel import beats, must_follow, play_cards
 from cardlab.solveranks import Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
-# The table is a cache: when it holds this many positions it starts again from empty, which
-# keeps a long search (10 cards each) within a few hundred MB and changes no value.
+# The table is a cache: when it holds this many positions it keeps the half with the most
+# tricks left (Search._purge), which keeps a long search (10 cards each) within a few hundred
+# MB and changes no value.
 MAX_TABLE: Final = 1_000_000
 # Positions with fewer tricks left than this are searched again rather than kept.
 STORE_FROM: Final = 2
+# A table entry's third number: the best card's relative place (Ranks.relative), and the
+# tricks left above it.
+PLACE_END: Final = 16
+PLACE_MASK: Final = (1 << PLACE_END) - 1
 
 
 @final
@@ -341,7 +346,7 @@ class Search:
                 alpha = low
             if high < beta:
                 beta = high
-            best_card = ranks.absolute(place, self.remaining)
+            best_card = ranks.absolute(place & PLACE_MASK, self.remaining)
         val = self._choose(leader, alpha, beta, best_card)
         card = self.chosen
         if entry is not None:
@@ -355,9 +360,23 @@ class Search:
         else:
             low = high = val
         if len(self.table) >= self.max_table:
-            self.table.clear()
-        self.table[key] = (low, high, ranks.relative(card, self.remaining))
+            self._purge()
+        self.table[key] = (low, high, ranks.relative(card, self.remaining) | left << PLACE_END)
         return val
+
+    def _purge(self) -> None:
+        """The table is full: keep the positions with the most tricks left, at most half of
+        it (they saved the most work), and drop the rest."""
+        counts = [0] * (self.ncards + 1)
+        for entry in self.table.values():
+            counts[min(entry[2] >> PLACE_END, len(counts) - 1)] += 1
+        keep = len(counts)
+        kept = 0
+        while keep > 0 and kept + counts[keep - 1] <= self.max_table // 2:
+            keep -= 1
+            kept += counts[keep]
+        self.table = {key: entry for key, entry in self.table.items()
+                      if entry[2] >> PLACE_END >= keep}
 
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""
