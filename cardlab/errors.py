@@ -48,10 +48,14 @@ class OptionError(CardlabError, ValueError):
 
 
 class SolveBudgetError(CardlabError):
-    """The exact solver stopped at its node budget (``nodes``) before it had an answer."""
+    """The exact solver stopped at its budget of ``nodes`` nodes before it had an answer.
+
+    >>> str(SolveBudgetError(10_000_000))
+    'not solved within 10,000,000 nodes'
+    """
 
     def __init__(self, nodes: int) -> None:
-        super().__init__(f"not solved within {nodes:,} nodes")
+        super().__init__(f"not solved within {nodes:,} node{'' if nodes == 1 else 's'}")
         self.nodes = nodes
 
 
