@@ -116,6 +116,10 @@ class Search:
         self.count = 0  # cards on the trick
         self.units = 0  # what they add to the summary (card_unit)
         self.chosen = -1  # the card of the last _choose
+        # the cards whose holders the last answer depends on (see the module's docstring)
+        self.relevant = 0
+        self.partition = True
+        self.sigs: dict[int, list[int]] = {}
         self.leader = 0
         self.led = -1
         self.win_seat = -1
@@ -280,7 +284,9 @@ class Search:
         return got
 
     def _boundary(self, leader: int, alpha: int, beta: int) -> int:
-        """A fresh trick led by ``leader``; every seat holds ``tricks_left`` cards."""
+        """A fresh trick led by ``leader``; every seat holds ``tricks_left`` cards. Leaves in
+        ``relevant`` the cards whose holders the answer depends on (see the module)."""
+        self.relevant = 0
         left = self.tricks_left
         if left == 0:
             return self._final()
@@ -297,6 +303,7 @@ class Search:
                 mine = self.hands[self.seat]
                 while trumps:
                     top = trumps.bit_length() - 1
+                    self.relevant |= 1 << top
                     if not (mine >> top) & 1:
                         if fewest == reduced:
                             most -= 1
@@ -310,6 +317,7 @@ class Search:
                     return high
                 if low >= beta:
                     return low
+            self.relevant = 0
         bound = self.bound
         if bound is not None:
             remaining = self.remaining
@@ -322,7 +330,7 @@ class Search:
                 got = bound(self.summary, self.holder_is_seat, remaining)
                 self.bounds[bkey] = got
             low, high, part = got
-            if low == high or high <= alpha:
+            if low == high or high <= alpha:  # from counts alone: no card is relevant
                 return high
             if low >= beta:
                 return low
@@ -330,29 +338,68 @@ class Search:
             part = reduced * 2 + (self.holder_is_seat & self.hat_matters)
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose(leader, alpha, beta, -1)
+        return self._stored(leader, left, part, alpha, beta)
+
+    def _stored(self, leader: int, left: int, part: int, alpha: int, beta: int) -> int:
+        """:meth:`_boundary` through the table: every class of positions stored that this
+        one belongs to (the same shape, leader and ``part``, and the same holders of each
+        class's relevant cards) gives bounds; then the search, stored as its own class."""
         ranks = self.ranks
-        key = ((part * self.nseats + leader) << ranks.width) | ranks.key(self.remaining)
-        entry = self.table.get(key)
+        remaining = self.remaining
+        base = (((part * self.nseats + leader) << ranks.shape_width) | ranks.prepare(remaining)
+                ) << ranks.sig_width
+        sigs = self.sigs.get(base)
+        low = -INF
+        high = INF
+        low_sig = 0
+        high_sig = 0
         best_card = -1
-        if entry is not None:
-            low, high, place = entry
+        if sigs is not None:
+            for sig in sigs:
+                entry = self.table.get(((base | sig) << ranks.width) | ranks.sig_code(sig))
+                if entry is None:
+                    continue
+                if entry[0] > low:
+                    low = entry[0]
+                    low_sig = sig
+                if entry[1] < high:
+                    high = entry[1]
+                    high_sig = sig
+                if best_card < 0:
+                    best_card = ranks.absolute(entry[2] & PLACE_MASK, remaining)
             if low >= beta:
+                self.relevant = ranks.top_cards(low_sig, remaining)
                 return low
             if high <= alpha:
+                self.relevant = ranks.top_cards(high_sig, remaining)
                 return high
             if low == high:
+                self.relevant = (ranks.top_cards(low_sig, remaining)
+                                 | ranks.top_cards(high_sig, remaining))
                 return low
-            if low > alpha:
-                alpha = low
-            if high < beta:
-                beta = high
-            best_card = ranks.absolute(place & PLACE_MASK, self.remaining)
+        used = 0
+        if low > alpha:
+            alpha = low
+            used |= ranks.top_cards(low_sig, remaining)
+        if high < beta:
+            beta = high
+            used |= ranks.top_cards(high_sig, remaining)
         val = self._choose(leader, alpha, beta, best_card)
         card = self.chosen
+        ranks.prepare(remaining)  # again: the search prepared the positions below
+        sig = ranks.signature(self.relevant | used, remaining) if self.partition \
+            else ranks.full()
+        key = ((base | sig) << ranks.width) | ranks.sig_code(sig)
+        entry = self.table.get(key)
         if entry is not None:
             low, high = entry[0], entry[1]
         else:
             low, high = -INF, INF
+            if sigs is None:
+                sigs = []
+                self.sigs[base] = sigs
+            if sig not in sigs:
+                sigs.append(sig)
         if val <= alpha:
             high = val
         elif val >= beta:
@@ -361,7 +408,8 @@ class Search:
             low = high = val
         if len(self.table) >= self.max_table:
             self._purge()
-        self.table[key] = (low, high, ranks.relative(card, self.remaining) | left << PLACE_END)
+        self.table[key] = (low, high, ranks.relative(card, remaining) | left << PLACE_END)
+        self.relevant = ranks.top_cards(sig, remaining)
         return val
 
     def _purge(self) -> None:
@@ -377,6 +425,17 @@ class Search:
             kept += counts[keep]
         self.table = {key: entry for key, entry in self.table.items()
                       if entry[2] >> PLACE_END >= keep}
+        self.sigs = {}
+        sig_mask = (1 << self.ranks.sig_width) - 1
+        for key in self.table:
+            head = key >> self.ranks.width
+            sig = head & sig_mask
+            sigs = self.sigs.get(head ^ sig)
+            if sigs is None:
+                sigs = []
+                self.sigs[head ^ sig] = sigs
+            if sig not in sigs:
+                sigs.append(sig)
 
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""
@@ -388,6 +447,7 @@ class Search:
         saved_hat = self.holder_is_seat
         self._score_trick()
         val = self._final()
+        self.relevant = self._deciding()
         self.summary = saved_summary
         self.holder_is_seat = saved_hat
         self.count = 0
@@ -395,6 +455,14 @@ class Search:
         self.trick_mask = 0
         self.led = -1
         return val
+
+    def _deciding(self) -> int:
+        """The full trick's winning card when its rank decided the trick (another card of
+        its suit is on it), else nothing: a mask, for ``relevant``."""
+        bit = 1 << self.win_card
+        if self.trick_mask & self.suit_mask[self.suit_of[self.win_card]] & ~bit:
+            return bit
+        return 0
 
     def _close_trick(self) -> None:
         """The current trick is full: score it and let its winner lead the next (the caller
@@ -434,6 +502,7 @@ class Search:
         best = -INF if maximise else INF
         card = first
         best_card = first
+        relevant = 0
         while True:
             if card < 0:
                 if not reps:
@@ -442,6 +511,7 @@ class Search:
                 reps ^= low
                 card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
+            relevant |= self.relevant
             if maximise:
                 if val > best:
                     best = val
@@ -454,9 +524,11 @@ class Search:
                 if val < beta:
                     beta = val
             if alpha >= beta:
+                relevant = self.relevant  # the cut holds by this card alone
                 break
             card = -1
         self.chosen = best_card
+        self.relevant = relevant
         return best
 
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
@@ -477,8 +549,10 @@ class Search:
             trick_mask = self.trick_mask
             saved_summary = self.summary
             saved_hat = self.holder_is_seat
+            deciding = self._deciding()
             self._close_trick()
             val = self._boundary(self.win_seat, alpha, beta)
+            self.relevant |= deciding
             self.tricks_left += 1
             self.summary = saved_summary
             self.holder_is_seat = saved_hat

@@ -33,6 +33,13 @@ from typing import Final
 # A card's relative place (Ranks.relative): its suit above this many bits, its rank among the
 # suit's cards still held below (a suit has fewer than 256 cards).
 PLACE_BITS: Final = 8
+# A signature (Ranks.signature) gives each suit this many bits: how many of its top cards
+# still held are relevant (fewer than 256).
+SIG_BITS: Final = 8
+SIG_MASK: Final = (1 << SIG_BITS) - 1
+# A shape (Ranks.prepare) gives each suit this many bits: the number of its pattern of
+# counts (how many cards of each kind each seat holds), in order of first sight.
+SHAPE_BITS: Final = 32
 
 
 class Ranks:
@@ -72,6 +79,13 @@ class Ranks:
                 self.widths.append(1 + self.bits * count)
                 self.width += 1 + self.bits * count
         self.codes: dict[int, int] = {}
+        # the position prepared (prepare): each suit's code, how many cards it holds
+        self.suit_codes: dict[int, tuple[int, int, int]] = {}
+        self.patterns: dict[int, int] = {}
+        self.now_code = [0] * len(self.suits)
+        self.now_len = [0] * len(self.suits)
+        self.sig_width = SIG_BITS * len(self.suits)
+        self.shape_width = SHAPE_BITS * len(self.suits)
 
     def key(self, remaining: int) -> int:
         """The position of the cards ``remaining`` by relative ranks: suit by suit, the
@@ -90,6 +104,95 @@ class Ranks:
                 self.codes[held] = code
             key = (key << self.widths[i]) | code
         return key
+
+    # -- classes of positions (partition search) -----------------------------------------
+    def prepare(self, remaining: int) -> int:
+        """Read the cards ``remaining`` for :meth:`sig_code`, and return their *shape*: suit
+        by suit, how many cards of each kind each seat holds. Positions of one shape differ
+        only in which seat holds which of a suit's cards."""
+        shape = 0
+        for i in range(len(self.suits)):
+            held = remaining & self.suits[i]
+            got = self.suit_codes.get(held)
+            if got is None:
+                code = 1
+                length = 0
+                counts = 0
+                rest = held
+                while rest:  # from the highest card down: a class keeps the top of a code
+                    top = rest.bit_length() - 1
+                    value = self.code[top]
+                    code = (code << self.bits) | value
+                    counts += 1 << (PLACE_BITS * value)
+                    length += 1
+                    rest ^= 1 << top
+                pattern = self.patterns.get(counts)
+                if pattern is None:
+                    pattern = len(self.patterns)
+                    self.patterns[counts] = pattern
+                got = (code, length, pattern)
+                self.suit_codes[held] = got
+            self.now_code[i] = got[0]
+            self.now_len[i] = got[1]
+            shape = (shape << SHAPE_BITS) | got[2]
+        return shape
+
+    def full(self) -> int:
+        """The signature (:meth:`signature`) of the position prepared with every card
+        relevant."""
+        sig = 0
+        for i in range(len(self.suits)):
+            sig |= self.now_len[i] << (SIG_BITS * i)
+        return sig
+
+    def sig_code(self, sig: int) -> int:
+        """The position prepared (:meth:`prepare`) as its class of signature ``sig``: suit
+        by suit, the holder and kind of each of the top cards the signature counts (under
+        :attr:`width` bits). Positions of one shape, leader and summary whose codes agree
+        are the same position up to who holds the cards below those."""
+        key = 0
+        for i in range(len(self.suits)):
+            top = (sig >> (SIG_BITS * i)) & SIG_MASK
+            key = ((key << (1 + self.bits * top))
+                   | (self.now_code[i] >> (self.bits * (self.now_len[i] - top))))
+        return key
+
+    def signature(self, relevant: int, remaining: int) -> int:
+        """The signature of the cards ``relevant`` among ``remaining``: for each suit, how
+        many of its cards still held are as high as its lowest relevant card, or as the
+        lowest card of the same seat and kind joined to it from below (a run of equivalent
+        cards is searched as one, so it is never split between relevant and not), in
+        ``SIG_BITS`` bits a suit. The cards it counts are :meth:`top_cards`."""
+        sig = 0
+        for i in range(len(self.suits)):
+            mine = relevant & self.suits[i]
+            if mine:
+                low = mine & -mine
+                held = remaining & self.suits[i]
+                below = held & (low - 1)
+                code = self.code[low.bit_length() - 1]
+                while below:
+                    under = below.bit_length() - 1
+                    if self.code[under] != code:
+                        break
+                    low = 1 << under
+                    below ^= low
+                sig |= popcount(held & ~(low - 1)) << (SIG_BITS * i)
+        return sig
+
+    def top_cards(self, sig: int, remaining: int) -> int:
+        """The cards of ``remaining`` that the signature ``sig`` counts: in each suit, that
+        many of its highest cards still held."""
+        out = 0
+        for i in range(len(self.suits)):
+            top = (sig >> (SIG_BITS * i)) & SIG_MASK
+            rest = remaining & self.suits[i]
+            while top > 0:
+                high = 1 << (rest.bit_length() - 1)
+                out |= high
+                rest ^= high
+                top -= 1
+        return out
 
     def relative(self, card: int, remaining: int) -> int:
         """``card`` (one of ``remaining``) as its suit and its rank among the suit's cards
