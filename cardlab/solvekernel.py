@@ -355,10 +355,14 @@ class Search:
         high_sig = 0
         best_card = -1
         if sigs is not None:
-            for sig in sigs:
+            for k in range(len(sigs)):
+                sig = sigs[k]
                 entry = self.table.get(((base | sig) << ranks.width) | ranks.sig_code(sig))
                 if entry is None:
                     continue
+                if k:  # the classes that answer come first next time
+                    sigs[k] = sigs[k - 1]
+                    sigs[k - 1] = sig
                 if entry[0] > low:
                     low = entry[0]
                     low_sig = sig
@@ -367,6 +371,8 @@ class Search:
                     high_sig = sig
                 if best_card < 0:
                     best_card = ranks.absolute(entry[2] & PLACE_MASK, remaining)
+                if low >= beta or high <= alpha or low == high:
+                    break  # enough to answer
             if low >= beta:
                 self.relevant = ranks.top_cards(low_sig, remaining)
                 return low
