@@ -44,7 +44,7 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow, play_cards
-from cardlab.solveranks import Ranks, kinds, popcount
+from cardlab.solveranks import Classes, Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
 # The table is a cache: when it holds this many positions it keeps the half with the most
@@ -98,7 +98,6 @@ class Search:
         self.leaves: dict[int, int] = {}
         self.ranks = self._ranks([])
         self.budget = INF  # nodes (set_budget)
-        self.table: dict[int, tuple[int, int, int]] = {}
         self.max_table = MAX_TABLE
         self.store_from = STORE_FROM
         self.lo: list[list[int]] = []
@@ -119,7 +118,8 @@ class Search:
         # the cards whose holders the last answer depends on (see the module's docstring)
         self.relevant = 0
         self.partition = True
-        self.sigs: dict[int, list[int]] = {}
+        self.buckets: dict[int, Classes] = {}  # the table: shape, leader, part -> classes
+        self.size = 0  # entries in the table
         self.leader = 0
         self.led = -1
         self.win_seat = -1
@@ -167,8 +167,11 @@ class Search:
     def _ranks(self, masks: list[int]) -> Ranks:
         """The ranks of the cards held (:class:`~cardlab.solveranks.Ranks`): cards the hat,
         the summary or the bounds' masks tell apart are of different kinds."""
+        depth = 0
+        for held in self.hands:
+            depth = max(depth, popcount(held))
         return Ranks(self.suit_of, self.suit_mask, self.hands,
-                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit))
+                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit), depth)
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
@@ -346,23 +349,22 @@ class Search:
         class's relevant cards) gives bounds; then the search, stored as its own class."""
         ranks = self.ranks
         remaining = self.remaining
-        base = (((part * self.nseats + leader) << ranks.shape_width) | ranks.prepare(remaining)
-                ) << ranks.sig_width
-        sigs = self.sigs.get(base)
+        base = ((part * self.nseats + leader) << ranks.shape_width) | ranks.prepare(remaining,
+                                                                                    left)
+        classes = self.buckets.get(base)
         low = -INF
         high = INF
         low_sig = 0
         high_sig = 0
         best_card = -1
-        if sigs is not None:
+        if classes is not None:
+            sigs = classes.sigs
             for k in range(len(sigs)):
                 sig = sigs[k]
-                entry = self.table.get(((base | sig) << ranks.width) | ranks.sig_code(sig))
+                entry = classes.tables[k].get(ranks.sig_code(sig, left))
                 if entry is None:
                     continue
-                if k:  # the classes that answer come first next time
-                    sigs[k] = sigs[k - 1]
-                    sigs[k - 1] = sig
+                classes.answered(k)
                 if entry[0] > low:
                     low = entry[0]
                     low_sig = sig
@@ -383,6 +385,9 @@ class Search:
                 self.relevant = (ranks.top_cards(low_sig, remaining)
                                  | ranks.top_cards(high_sig, remaining))
                 return low
+        else:
+            classes = Classes()
+            self.buckets[base] = classes
         used = 0
         if low > alpha:
             alpha = low
@@ -392,29 +397,26 @@ class Search:
             used |= ranks.top_cards(high_sig, remaining)
         val = self._choose(leader, alpha, beta, best_card)
         card = self.chosen
-        ranks.prepare(remaining)  # again: the search prepared the positions below
         sig = ranks.signature(self.relevant | used, remaining) if self.partition \
-            else ranks.full()
-        key = ((base | sig) << ranks.width) | ranks.sig_code(sig)
-        entry = self.table.get(key)
+            else ranks.full(left)
+        table = classes.table(sig)
+        code = ranks.sig_code(sig, left)
+        entry = table.get(code)
         if entry is not None:
             low, high = entry[0], entry[1]
         else:
             low, high = -INF, INF
-            if sigs is None:
-                sigs = []
-                self.sigs[base] = sigs
-            if sig not in sigs:
-                sigs.append(sig)
+            self.size += 1
         if val <= alpha:
             high = val
         elif val >= beta:
             low = val
         else:
             low = high = val
-        if len(self.table) >= self.max_table:
+        if self.size > self.max_table:
             self._purge()
-        self.table[key] = (low, high, ranks.relative(card, remaining) | left << PLACE_END)
+            table = classes.table(sig)  # the purge may have dropped it
+        table[code] = (low, high, ranks.relative(card, remaining) | left << PLACE_END)
         self.relevant = ranks.top_cards(sig, remaining)
         return val
 
@@ -422,26 +424,21 @@ class Search:
         """The table is full: keep the positions with the most tricks left, at most half of
         it (they saved the most work), and drop the rest."""
         counts = [0] * (self.ncards + 1)
-        for entry in self.table.values():
-            counts[min(entry[2] >> PLACE_END, len(counts) - 1)] += 1
+        for classes in self.buckets.values():
+            for table in classes.tables:
+                for entry in table.values():
+                    counts[min(entry[2] >> PLACE_END, len(counts) - 1)] += 1
         keep = len(counts)
         kept = 0
         while keep > 0 and kept + counts[keep - 1] <= self.max_table // 2:
             keep -= 1
             kept += counts[keep]
-        self.table = {key: entry for key, entry in self.table.items()
-                      if entry[2] >> PLACE_END >= keep}
-        self.sigs = {}
-        sig_mask = (1 << self.ranks.sig_width) - 1
-        for key in self.table:
-            head = key >> self.ranks.width
-            sig = head & sig_mask
-            sigs = self.sigs.get(head ^ sig)
-            if sigs is None:
-                sigs = []
-                self.sigs[head ^ sig] = sigs
-            if sig not in sigs:
-                sigs.append(sig)
+        for classes in self.buckets.values():
+            for k in range(len(classes.tables)):
+                table = classes.tables[k]
+                classes.tables[k] = {code: entry for code, entry in table.items()
+                                     if entry[2] >> PLACE_END >= keep}
+        self.size = kept
 
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""

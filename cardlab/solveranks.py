@@ -1,29 +1,41 @@
 """The ranks as the exact solver's search reads them (:mod:`cardlab.solvekernel`), compiled by
-mypyc in the kernel's library: which cards are equivalent, and a position's key by relative
-ranks for the transposition table.
+mypyc in the kernel's library: which cards are equivalent, and the classes of positions its
+transposition table keeps.
 
 In a trick the rules read of a card only its suit and its rank *among the cards still in
 play* (:func:`cardlab.kernel.beats`), and the score reads its suit and, in some games, a
 *kind* the game marks (Bob's Hat's 14s and 15s take the hat). So two positions whose suits
-hold, card by card from the lowest still in play, cards of the same holders and kinds are the
-same position: the same plays lead to the same tricks and the same score, whatever the
-absolute ranks of the cards already gone (with the blue 3 gone, the blue 2 and 4 of one seat
-are as good as the blue 2 and 3 of another deal). :meth:`Ranks.key` is that list, which the
-search's table keys positions by, so positions that differ only in which low cards were
-played meet in one entry; :meth:`Ranks.relative` and :meth:`Ranks.absolute` carry a best card
-from one to the other.
+hold, card by card from the highest still in play, cards of the same holders and kinds are
+the same position, whatever the absolute ranks of the cards already gone (with the blue 3
+gone, the blue 2 and 4 of one seat are as good as the blue 2 and 3 of another deal).
+
+More: a search below a position often reads the ranks of a few top cards of each suit only
+(its *relevant* cards: those whose rank decided a trick, and every card above them). Then
+every position of the same *shape* (how many cards of each kind each seat holds in each
+suit) whose relevant cards have the same holders ends the same way: the cards below are
+played alike, whoever holds which. The table keeps each answer for that whole class
+(partition search, as in double-dummy bridge solvers): :meth:`Ranks.prepare` reads a
+position's shape, :meth:`Ranks.signature` how many top cards of each suit a class counts, and
+:meth:`Ranks.sig_code` their holders; :meth:`Ranks.relative` and :meth:`Ranks.absolute` carry
+a best card from one position to another.
 
 Cards are bits of an int (card ``c`` is ``1 << c``), numbered suit by suit, each suit
 ascending, as every suited deck is.
 
->>> # one suit of 4 cards (0-3), two seats: seat 0 holds 0 and 3, seat 1 holds 1 and 2
->>> ranks = Ranks([0, 0, 0, 0], [0b1111], [0b1001, 0b0110], [0, 0, 0, 0])
->>> ranks.representatives(0b0110, 0b1111)  # 1 and 2: nothing between them, one class
+>>> # one suit of 5 cards (0-4), two seats: seat 0 holds 0, 3 and 4, seat 1 holds 1 and 2
+>>> ranks = Ranks([0] * 5, [0b11111], [0b11001, 0b00110], [0] * 5, 3)
+>>> ranks.representatives(0b00110, 0b11111)  # 1 and 2: nothing between them, one class
 [2]
->>> ranks.key(0b1100) == ranks.key(0b1010)  # {2: seat 1, 3: seat 0} = {1: seat 1, 3: seat 0}
+>>> # {4, 0: seat 0; 2: seat 1} and {4, 3: seat 0; 1: seat 1}: one shape
+>>> ranks.prepare(0b10101, 2) == ranks.prepare(0b11010, 1)
 True
->>> ranks.absolute(ranks.relative(3, 0b1100), 0b1010)  # seat 0's top card in both
-3
+>>> top = ranks.signature(0b10000, 0b10101)  # only the 4's rank matters: one top card
+>>> ranks.sig_code(top, 2) == ranks.sig_code(top, 1)  # seat 0's in both: one class
+True
+>>> ranks.sig_code(ranks.full(2), 2) == ranks.sig_code(ranks.full(1), 1)  # every card
+False
+>>> ranks.absolute(ranks.relative(4, 0b10101), 0b11010)  # seat 0's top card in both
+4
 """
 
 from __future__ import annotations
@@ -37,9 +49,6 @@ PLACE_BITS: Final = 8
 # still held are relevant (fewer than 256).
 SIG_BITS: Final = 8
 SIG_MASK: Final = (1 << SIG_BITS) - 1
-# A shape (Ranks.prepare) gives each suit this many bits: the number of its pattern of
-# counts (how many cards of each kind each seat holds), in order of first sight.
-SHAPE_BITS: Final = 32
 
 
 class Ranks:
@@ -48,7 +57,7 @@ class Ranks:
     changes), ``kind_of`` each card's kind (cards of different kinds are never merged)."""
 
     def __init__(self, suit_of: list[int], suit_mask: list[int], hands: list[int],
-                 kind_of: list[int]) -> None:
+                 kind_of: list[int], depth: int) -> None:
         self.suit_of = suit_of
         self.kind_of = kind_of
         self.suit_mask = suit_mask
@@ -67,94 +76,90 @@ class Ranks:
                 card = low.bit_length() - 1
                 self.code[card] = seat * kinds + kind_of[card]
                 rest ^= low
-        # the suits that hold cards, and each one's width in the key: a leading 1, then a
-        # code per card still held
+        # the suits that hold cards
         self.suits: list[int] = []
-        self.widths: list[int] = []
-        self.width = 0
         for mask in suit_mask:
-            count = (mask & held).bit_count()
-            if count:
+            if mask & held:
                 self.suits.append(mask & held)
-                self.widths.append(1 + self.bits * count)
-                self.width += 1 + self.bits * count
-        self.codes: dict[int, int] = {}
-        # the position prepared (prepare): each suit's code, how many cards it holds
-        self.suit_codes: dict[int, tuple[int, int, int]] = {}
-        self.patterns: dict[int, int] = {}
-        self.now_code = [0] * len(self.suits)
-        self.now_len = [0] * len(self.suits)
+        # A suit's shape (prepare) is how many cards of each holder and kind (each code) it
+        # holds, as one number in mixed radix: the count of code v times the product of
+        # (1 + the count at the root) of the codes below it. Each suit's shape has its
+        # width, as does the signature.
+        self.radix: list[list[int]] = []
+        self.shape_widths: list[int] = []
+        for suit in self.suits:
+            counts = [0] * values
+            rest = suit
+            while rest:
+                low = rest & -rest
+                counts[self.code[low.bit_length() - 1]] += 1
+                rest ^= low
+            radix = []
+            product = 1
+            for count in counts:
+                radix.append(product)
+                product *= count + 1
+            self.radix.append(radix)
+            self.shape_widths.append(max(1, (product - 1).bit_length()))
+        self.shape_width = sum(self.shape_widths)
         self.sig_width = SIG_BITS * len(self.suits)
-        self.shape_width = SHAPE_BITS * len(self.suits)
-
-    def key(self, remaining: int) -> int:
-        """The position of the cards ``remaining`` by relative ranks: suit by suit, the
-        holder and kind of each card still held, lowest first (under :attr:`width` bits)."""
-        key = 0
-        for i in range(len(self.suits)):
-            held = remaining & self.suits[i]
-            code = self.codes.get(held)
-            if code is None:
-                code = 1
-                rest = held
-                while rest:
-                    low = rest & -rest
-                    code = (code << self.bits) | self.code[low.bit_length() - 1]
-                    rest ^= low
-                self.codes[held] = code
-            key = (key << self.widths[i]) | code
-        return key
+        # the positions prepared, one for each number of tricks left (``depth``): each
+        # suit's code (its cards' codes from the highest down) and how many cards it holds
+        self.suit_codes: dict[int, tuple[int, int, int]] = {}
+        self.now_code = [0] * ((depth + 1) * len(self.suits))
+        self.now_len = [0] * ((depth + 1) * len(self.suits))
 
     # -- classes of positions (partition search) -----------------------------------------
-    def prepare(self, remaining: int) -> int:
-        """Read the cards ``remaining`` for :meth:`sig_code`, and return their *shape*: suit
-        by suit, how many cards of each kind each seat holds. Positions of one shape differ
-        only in which seat holds which of a suit's cards."""
+    def prepare(self, remaining: int, depth: int) -> int:
+        """Read the cards ``remaining`` for :meth:`sig_code` at ``depth``, and return their
+        *shape*: suit by suit, how many cards of each kind each seat holds. Positions of
+        one shape differ only in which seat holds which of a suit's cards."""
         shape = 0
+        at = depth * len(self.suits)
         for i in range(len(self.suits)):
             held = remaining & self.suits[i]
             got = self.suit_codes.get(held)
             if got is None:
-                code = 1
+                code = 0
                 length = 0
-                counts = 0
+                pattern = 0
+                radix = self.radix[i]
                 rest = held
                 while rest:  # from the highest card down: a class keeps the top of a code
                     top = rest.bit_length() - 1
                     value = self.code[top]
                     code = (code << self.bits) | value
-                    counts += 1 << (PLACE_BITS * value)
+                    pattern += radix[value]
                     length += 1
                     rest ^= 1 << top
-                pattern = self.patterns.get(counts)
-                if pattern is None:
-                    pattern = len(self.patterns)
-                    self.patterns[counts] = pattern
                 got = (code, length, pattern)
                 self.suit_codes[held] = got
-            self.now_code[i] = got[0]
-            self.now_len[i] = got[1]
-            shape = (shape << SHAPE_BITS) | got[2]
+            self.now_code[at + i] = got[0]
+            self.now_len[at + i] = got[1]
+            shape = (shape << self.shape_widths[i]) | got[2]
         return shape
 
-    def full(self) -> int:
-        """The signature (:meth:`signature`) of the position prepared with every card
-        relevant."""
+    def full(self, depth: int) -> int:
+        """The signature (:meth:`signature`) of the position prepared at ``depth`` with
+        every card relevant."""
         sig = 0
+        at = depth * len(self.suits)
         for i in range(len(self.suits)):
-            sig |= self.now_len[i] << (SIG_BITS * i)
+            sig |= self.now_len[at + i] << (SIG_BITS * i)
         return sig
 
-    def sig_code(self, sig: int) -> int:
-        """The position prepared (:meth:`prepare`) as its class of signature ``sig``: suit
-        by suit, the holder and kind of each of the top cards the signature counts (under
-        :attr:`width` bits). Positions of one shape, leader and summary whose codes agree
-        are the same position up to who holds the cards below those."""
+    def sig_code(self, sig: int, depth: int) -> int:
+        """The position prepared at ``depth`` (:meth:`prepare`) as its class of signature
+        ``sig``: suit by suit, the holder and kind of each of the top cards the signature
+        counts. Positions of one shape, leader and summary whose codes agree are the same
+        position up to who holds the cards below those. (The shape and the signature fix
+        each suit's length in the code, so the codes of one signature read one way only.)"""
         key = 0
+        at = depth * len(self.suits)
         for i in range(len(self.suits)):
             top = (sig >> (SIG_BITS * i)) & SIG_MASK
-            key = ((key << (1 + self.bits * top))
-                   | (self.now_code[i] >> (self.bits * (self.now_len[i] - top))))
+            key = ((key << (self.bits * top))
+                   | (self.now_code[at + i] >> (self.bits * (self.now_len[at + i] - top))))
         return key
 
     def signature(self, relevant: int, remaining: int) -> int:
@@ -316,3 +321,29 @@ def popcount(mask: int) -> int:
         mask &= mask - 1
         count += 1
     return count
+
+
+class Classes:
+    """The classes of positions the table holds for one shape, leader and summary part: a
+    signature each (:meth:`Ranks.signature`), the one that answered last first, and for
+    each the bounds found by its code (:meth:`Ranks.sig_code`): ``(low, high, place)``."""
+
+    def __init__(self) -> None:
+        self.sigs: list[int] = []
+        self.tables: list[dict[int, tuple[int, int, int]]] = []
+
+    def table(self, sig: int) -> dict[int, tuple[int, int, int]]:
+        """The entries of signature ``sig`` (made on first use)."""
+        for k in range(len(self.sigs)):
+            if self.sigs[k] == sig:
+                return self.tables[k]
+        table: dict[int, tuple[int, int, int]] = {}
+        self.sigs.append(sig)
+        self.tables.append(table)
+        return table
+
+    def answered(self, k: int) -> None:
+        """The signature at ``k`` answered: move it one place to the front."""
+        if k:
+            self.sigs[k], self.sigs[k - 1] = self.sigs[k - 1], self.sigs[k]
+            self.tables[k], self.tables[k - 1] = self.tables[k - 1], self.tables[k]
