@@ -80,6 +80,7 @@ class Search:
                  key_mask: int, hat_mask: int, hat_matters: int, holder: int,
                  leaf: Callable[[int, int], int]) -> None:
         self.nseats = nseats
+        self.seat_bits = max(1, (nseats - 1).bit_length())
         self.seat = seat
         self.suit_of = suit_of
         self.suit_mask = suit_mask
@@ -349,8 +350,8 @@ class Search:
         class's relevant cards) gives bounds; then the search, stored as its own class."""
         ranks = self.ranks
         remaining = self.remaining
-        base = ((part * self.nseats + leader) << ranks.shape_width) | ranks.prepare(remaining,
-                                                                                    left)
+        base = (((part << self.seat_bits) | leader) << ranks.shape_width
+                ) | ranks.prepare(remaining, left)
         classes = self.buckets.get(base)
         low = -INF
         high = INF
