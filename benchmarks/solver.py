@@ -88,7 +88,8 @@ def line(game: str, cards: int, times: list[float]) -> str:
 def child(against: str, game: str, cards: int, deals: int, repeats: int) -> list[float]:
     """:func:`measure` in a child process on the checkout ``against``."""
     env = dict(os.environ, PYTHONPATH=against)
-    code = (f"import sys, json; sys.argv = ['solver.py']; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+    here = str(Path(__file__).parent)
+    code = (f"import sys, json; sys.path.insert(0, {here!r})\n"
             "import solver\n"
             f"print(json.dumps(solver.measure({game!r}, {cards}, {deals}, {repeats})))")
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=against, text=True,

@@ -276,8 +276,9 @@ def run_command(replay: Replay, file: str, out: str | None, seat: str | None, ro
     line = (f"wrote {target}: {plural(len(points), 'decision')} evaluated, "
             f"{plural(int(text), 'rollout')} each")
     if noted:
-        line += (f"; in {plural(noted, 'decision')} the solver ran past {int(budget):,} nodes "
-                 "and the heuristic bot finished those playouts (see each record's note)")
+        line += (f"; in {plural(noted, 'decision')} a solve stopped at its budget of "
+                 f"{plural(int(budget), 'node')} and the heuristic bot finished those "
+                 "playouts (each record's note says how many)")
     return line
 
 

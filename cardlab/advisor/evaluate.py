@@ -138,7 +138,7 @@ class SolverBudget:
         """The evaluation's note: "" when every solve finished."""
         if not self.stopped:
             return ""
-        return (f"not solved within {self.nodes or 0:,} nodes in {self.stopped:,} of "
+        return (f"{SolveBudgetError(self.nodes or 0)} in {self.stopped:,} of "
                 f"{plural(self.playouts, 'playout')}: the heuristic bot finished "
                 f"{'it' if self.stopped == 1 else 'them'}")
 
