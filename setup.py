@@ -1,4 +1,5 @@
-"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's ``cardlab/games/teds_game/kernel.py``
+"""Build hook: compile ``cardlab/kernel.py`` with Ted's Game's
+``cardlab/games/teds_game/kernel.py``, Where's Bob's Hat?'s ``cardlab/games/bobs_hat/kernel.py``
 and the solver's ``cardlab/solvekernel.py`` with mypyc, or fall back to plain Python.
 
 Everything else about the package is in pyproject.toml. Each kernel is the same source either
@@ -12,17 +13,20 @@ pure build never run it. A wheel whose build fell back holds no library, so it i
 """
 
 import os
+import re
+import shutil
 import sys
 import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # One library: a compiled class can only extend a compiled class of its own library (Ted's
 # Game's TedsKernel extends the kernel's TrickKernel), and a call into another library is a
 # Python call: the solver's search asks the kernel's rules of trick play at every card.
-KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/kernel.py", "cardlab/solvekernel.py",
-          "cardlab/solveranks.py")
+KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/kernel.py",
+          "cardlab/games/bobs_hat/kernel.py", "cardlab/solvekernel.py", "cardlab/solveranks.py")
 # Calls inside the library go straight to the function, which the C compiler may then inline:
 # without this a function the library exports is called through its PLT (in case another
 # library replaced it), and the rules of trick play are small functions called at every card.
@@ -99,6 +103,21 @@ class OptionalBuildExt(build_ext):
         return list(paths)
 
 
+class FreshBuildPy(build_py):
+    """Copy the package into a build folder emptied of any earlier copy: setuptools packs all
+    that ``build/lib`` holds, and a build in the checkout (``pip wheel .``) reuses it, so a
+    module deleted since an earlier build would otherwise still be in the wheel."""
+
+    def run(self) -> None:
+        for package in self.packages or []:
+            if "." in package:
+                continue
+            earlier = os.path.join(self.build_lib, package)
+            if os.path.isdir(earlier) and not os.path.samefile(earlier, package):
+                shutil.rmtree(earlier)
+        super().run()
+
+
 def mypyc_extensions() -> list[Extension]:
     """The kernel's extensions from mypyc (it translates the sources to C now), or none."""
     try:
@@ -124,4 +143,24 @@ def kernel_extensions() -> list[Extension]:
     return mypyc_extensions()
 
 
-setup(ext_modules=kernel_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# README.md is the long description on a package index, where its links into the repository
+# (docs/install.md, ...) would lead nowhere: the sdist ships no docs/, and no public URL of the
+# repository is known to point them at. So each such link becomes its text and the path.
+RELATIVE_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:|#)([^)\s]+)\)")
+
+
+def long_description(readme: str = "README.md") -> str:
+    with open(readme, encoding="utf-8") as file:
+        text = file.read()
+
+    def unlinked(link: re.Match) -> str:
+        words, path = link.groups()
+        if words == path:
+            return f"`{path}` in cardlab's repository"
+        return f"{words} (`{path}` in cardlab's repository)"
+    return RELATIVE_LINK.sub(unlinked, text)
+
+
+setup(ext_modules=kernel_extensions(),
+      cmdclass={"build_ext": OptionalBuildExt, "build_py": FreshBuildPy},
+      long_description=long_description(), long_description_content_type="text/markdown")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import statistics
 import subprocess
 import sys
 import time
@@ -81,3 +83,17 @@ def run_cardlab(argv: list[str]) -> tuple[float, float, subprocess.CompletedProc
     err, _, peak = done.stderr.rpartition("maxrss ")
     done.stderr = err.strip()
     return seconds, int(peak) / 1024, done  # Linux: ru_maxrss is in kilobytes
+
+
+def rounds_line(rounds: int, seconds: float) -> str:
+    """What interleaved rounds were run, and the load average (1, 5, 15 minutes) after."""
+    load = os.getloadavg()
+    return (f"{rounds} interleaved rounds of about {seconds} s a side; load average "
+            f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min) on {os.cpu_count()} cores")
+
+
+def ratio_line(label: str, ratios: list[float], target: str, met: bool) -> str:
+    """The median of the rounds' ratios, their range, and whether the target is met."""
+    return (f"  {label}: median of the rounds' ratios {statistics.median(ratios):.2f} (rounds "
+            f"from {min(ratios):.2f} to {max(ratios):.2f}); target {target}: "
+            f"{'met' if met else 'NOT met'}")

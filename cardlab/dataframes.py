@@ -402,6 +402,7 @@ def play_rows(replay: Replay, hand: int | None = None,
               path: LinePath = ()) -> list[dict[str, Any]]:
     """The rows of :func:`plays` as plain dicts (no pandas needed)."""
     seats = replay.seats
+    game = replay.rules.game
     rows: list[dict[str, Any]] = []
     facts: dict[str, dict[str, Any]] = {}
 
@@ -452,22 +453,23 @@ def play_rows(replay: Replay, hand: int | None = None,
             code = rest.split(" ")[0]
             rows.append({"hand": pos["hand"], "hand_index": st.hand_index, "step": st.step,
                          "seat": action.seat, "card": code, **card_row(code),
-                         "action": action.act, "call_card": pos.get("call_card"),
-                         "called_symbol": pos.get("called_symbol")})
+                         "action": action.act, **game.play_facts(pos)})
     return rows
 
 
 def plays(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
     """One row per card played: hand, step, trick, order, seat, card, suit, rank, trump,
-    leader, winner, won (this card took the trick), reason. Whot has no tricks: its rows
-    carry the call card and called symbol after the play instead."""
+    leader, winner, won (this card took the trick), reason. In a game without tricks a row
+    has the game's own facts after the play instead (:meth:`cardlab.game.Game.play_facts`:
+    Whot's call card and called symbol)."""
     pd = _pd()
     return pd.DataFrame(play_rows(replay, hand, path))
 
 
 def tricks(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
     """One row per completed trick: hand, trick, leader, winner, winning card, reason, cards,
-    and (Bob's Hat) who holds the hat after it."""
+    and the game's own facts after it (:meth:`cardlab.game.Game.trick_facts`: who holds
+    Bob's Hat)."""
     return _pd().DataFrame(trick_rows(replay, hand, path))
 
 
@@ -476,6 +478,7 @@ def trick_rows(replay: Replay, hand: int | None = None,
     """The rows of :func:`tricks` as plain dicts (no pandas needed)."""
     rows = []
     seen = 0
+    game = replay.rules.game
     for st in walk(replay, hand, path):
         if st.index == 0:
             seen = 0
@@ -489,10 +492,8 @@ def trick_rows(replay: Replay, hand: int | None = None,
                    "trick": seen, "leader": replay.seats[trick["leader"]],
                    "winner": replay.seats[trick["winner"]],
                    "winning_card": trick["winning_card"], "reason": trick["reason"],
-                   "cards": " ".join(code for _, code in trick["cards"])}
-            if "hat" in pos:
-                holder = pos["hat"]["holder"]
-                row["hat_holder"] = None if holder is None else replay.seats[holder]
+                   "cards": " ".join(code for _, code in trick["cards"]),
+                   **game.trick_facts(pos, replay.seats)}
             rows.append(row)
     return rows
 
@@ -530,7 +531,8 @@ def step_rows(replay: Replay, lang: str = "en", hand: int | None = None,
 
 def seat_steps(replay: Replay, hand: int | None = None, path: LinePath = ()) -> Any:
     """One row per step and seat: step, hand, seat, held (cards in hand), taken (cards or
-    tricks taken this hand), hand_score, total, to_act, and hat (holds Bob's Hat)."""
+    tricks taken this hand), hand_score, total, to_act, and the game's own facts
+    (:meth:`cardlab.game.Game.seat_facts`: whether the seat holds Bob's Hat)."""
     return _pd().DataFrame(seat_step_rows(replay, hand, path))
 
 
@@ -538,11 +540,11 @@ def seat_step_rows(replay: Replay, hand: int | None = None,
                    path: LinePath = ()) -> list[dict[str, Any]]:
     """The rows of :func:`seat_steps` as plain dicts (no pandas needed)."""
     rows = []
+    game = replay.rules.game
     for st in walk(replay, hand, path):
         pos = st.state.snapshot(None)
         counts = pos.get("hand_counts")
         taken = pos.get("taken_total", pos.get("tricks_won"))
-        holder = pos["hat"]["holder"] if isinstance(pos.get("hat"), dict) else None
         totals = pos.get("totals") or st.state.totals()
         hand_scores = pos.get("hand_scores")
         for s, name in enumerate(replay.seats):
@@ -553,7 +555,7 @@ def seat_step_rows(replay: Replay, hand: int | None = None,
                 "taken": None if taken is None else taken[s],
                 "hand_score": None if hand_scores is None else hand_scores[s],
                 "total": totals[s], "to_act": pos.get("to_act") == s,
-                "hat": holder == s,
+                **game.seat_facts(pos, s),
             })
     return rows
 

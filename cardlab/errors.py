@@ -220,9 +220,12 @@ class PureKernelWarning(UserWarning):
     """cardlab's kernel runs as plain Python here: no compiled wheel for this platform, or
     one built without a C compiler. The results are the same, the engine slower (about 1.6×).
 
-    Said once, on ``import cardlab``. Silence it with
-    ``warnings.filterwarnings("ignore", category=cardlab.PureKernelWarning)``, or set
-    ``CARDLAB_PURE=1`` to say the pure kernel is meant. Never said in a browser's Python
-    (Pyodide: ``sys.platform == "emscripten"``), where no compiled kernel can exist.
+    Said once, by ``import cardlab`` itself, so a filter must be set before that import and
+    cannot name this class (naming it imports cardlab): silence it by its message,
+    ``warnings.filterwarnings("ignore", message="cardlab's kernel is not compiled")`` (or
+    ``PYTHONWARNINGS="ignore:cardlab's kernel is not compiled"``), or set ``CARDLAB_PURE=1``
+    to say the pure kernel is meant (docs/install.md). The class is for code that records
+    warnings. Never said in a browser's Python (Pyodide: ``sys.platform == "emscripten"``),
+    where no compiled kernel can exist.
     """
 

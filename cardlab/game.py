@@ -41,6 +41,7 @@ from .errors import (
     brief,
 )
 from .records import Records
+from .tablewords import TableWords
 
 if TYPE_CHECKING:
     from .solvekernel import Search
@@ -625,6 +626,9 @@ class Game:
     game_type: ClassVar[GameType] = GameType()
     # Words the game prints with a mark in action texts (Whot's "call circle" as "● circle").
     marks: ClassVar[dict[str, str]] = {}
+    # What its table says of a position in every view (the seat boxes, the centre, the
+    # teaching lines, a hand's title and result): the game's own things in its own words.
+    table_words: ClassVar[TableWords] = TableWords()
 
     @property
     def name(self) -> str:
@@ -714,7 +718,22 @@ class Game:
         draw_hands`): by the game's own scoring, once per key."""
         raise CardlabError(f"the exact solver does not play {self.title}")
 
-    # -- the score frames ------------------------------------------------------------------------
+    # -- the frames ------------------------------------------------------------------------------
+    def play_facts(self, position: dict[str, Any]) -> dict[str, Any]:
+        """The game's own columns of a row of the plays frame, in a game without tricks,
+        read off the position after the play (:func:`cardlab.dataframes.play_rows`)."""
+        return {}
+
+    def trick_facts(self, position: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+        """The game's own columns of a row of the tricks frame, read off the position after
+        the trick (:func:`cardlab.dataframes.trick_rows`)."""
+        return {}
+
+    def seat_facts(self, position: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The game's own columns of a row of the seat-steps frame, for ``seat`` at the
+        position (:func:`cardlab.dataframes.seat_step_rows`)."""
+        return {}
+
     def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
         """The parts of each seat's ``scores`` in the hand whose line stops at the position
         ``end`` (:meth:`State.snapshot`), and, if the hand ``ended`` there, the bids made and

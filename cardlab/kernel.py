@@ -1,14 +1,13 @@
 """The hot loops of the engines, compiled to C by mypyc when cardlab is installed.
 
 Simulations and the speed targets spend nearly all their time in a few loops: shuffling the
-deck for a deal, sorting each dealt hand into suits, copying hands for a clone, playing cards
-to tricks, and the protocol loop itself (``legal_actions()``, then ``apply()``, step after
-step). They live here, written once in plain typed Python. ``pip install`` (and so
-``make lab`` and ``make test``) compiles this module with mypyc when a C compiler is at
-hand, in one library with the part of Ted's Game's rules that runs at every step
-(:mod:`cardlab.games.teds_game.kernel`); otherwise, or with ``CARDLAB_PURE=1`` set at install
-time, the same source runs as ordinary Python and gives the same results, only slower.
-:data:`COMPILED` says which one was loaded.
+deck for a deal, copying a state for a clone, playing cards to tricks, and the protocol loop
+itself (``legal_actions()``, then ``apply()``, step after step). They live here, written once
+in plain typed Python. ``pip install`` (and so ``make lab`` and ``make test``) compiles this
+module with mypyc when a C compiler is at hand, in one library with the part of Ted's Game's
+rules that runs at every step (:mod:`cardlab.games.teds_game.kernel`); otherwise, or with
+``CARDLAB_PURE=1`` set at install time, the same source runs as ordinary Python and gives the
+same results, only slower. :data:`COMPILED` says which one was loaded.
 
 The engines call these functions, and the trick-taking games' states inherit
 :class:`TrickKernel` (the trick state, and ``legal_actions``/``apply`` compiled); the rules of
@@ -16,6 +15,13 @@ each game (bids, the hat, the hook, scoring) stay in its own module, reached thr
 table's hooks, or, for Ted's Game, in its compiled ``TedsKernel``, which extends the table.
 Trick play is shared by every trick-taking game, so :func:`play_cards` is the one place
 where a card goes on a trick and a trick is won.
+
+A hand is held as bits, as the exact solver's search holds it: card ``c`` is ``1 << c``, each
+seat's dealt cards one int, and the cards played so far another, so what a seat holds is its
+dealt cards less those played, a follow-suit check is one ``&`` with the suit's cards, and a
+copy of the table copies two ints and three short lists. The lists the other modules read
+(``hands``: seat → suit → cards, ``dealt_hands``, ``trick``, ``history``) are made from the
+bits when asked.
 
 The rules the trick games share are written here once, and everything else asks them: the
 engines' table, the games' refusals and the exact solver's search (:mod:`cardlab.solvekernel`,
@@ -56,11 +62,14 @@ def seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> b
     >>> seeded_stream(7, ("deal", 1), 2).hex()
     'e1122c1596863cd7'
     """
-    material = ":".join([DEAL_MATERIAL, str(seed)] + [str(key) for key in keys])
+    # the material built by concatenation (one pass in C), not a list joined
+    material = DEAL_MATERIAL + ":" + str(seed)
+    for key in keys:
+        material += ":" + str(key)
     return shake_128(material.encode()).digest(4 * count)
 
 
-def must_follow(led: int, holding: int) -> bool:
+def must_follow(led: i64, holding: i64) -> bool:
     """Follow suit: True when the seat to play must play a card of the suit led.
 
     That is when a card has been led (``led``, the suit led, is not -1) and the seat holds a
@@ -85,7 +94,7 @@ def fails_to_follow(held: list[list[int]], led: int, suit: int) -> bool:
     return suit != led and must_follow(led, len(held[led]))
 
 
-def beats(card: int, suit: int, best: int, best_suit: int, trump: int) -> bool:
+def beats(card: i64, suit: i64, best: i64, best_suit: i64, trump: i64) -> bool:
     """The trick's winner: True when ``card`` (of ``suit``) beats ``best``, the winning card
     so far (of ``best_suit``), with ``trump`` the trump suit (-1: none).
 
@@ -157,24 +166,9 @@ def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
     """Each hand as one ascending list per suit (seat → suit → cards)."""
     out: list[list[list[int]]] = []
     for cards in hands:
-        ordered = sorted(cards)
-        total = len(ordered)
-        # A deck numbered suit by suit (as every suited deck is) sorts each suit together:
-        # then each suit is one slice of the sorted hand.
-        by_suit: list[list[int]] = []
-        start = 0
-        suit = 0
-        while suit < nsuits:
-            end = start
-            while end < total and suit_of[ordered[end]] == suit:
-                end += 1
-            by_suit.append(ordered[start:end])
-            start = end
-            suit += 1
-        if start < total:  # some card out of suit order: sort the hand into suits one by one
-            by_suit = [[] for _ in range(nsuits)]
-            for card in ordered:
-                by_suit[suit_of[card]].append(card)
+        by_suit: list[list[int]] = [[] for _ in range(nsuits)]
+        for card in sorted(cards):
+            by_suit[suit_of[card]].append(card)
         out.append(by_suit)
     return out
 
@@ -182,6 +176,118 @@ def hands_by_suit(hands: list[list[int]], suit_of: tuple[int, ...],
 def copy_hands(hands: list[list[list[int]]]) -> list[list[list[int]]]:
     """A copy of seat → suit → cards that shares no list with the original."""
     return [[cards[:] for cards in held] for held in hands]
+
+
+MAX_CARDS: Final = 63
+"""The most cards a trick game's deck may have: a hand is held in one 64-bit word."""
+
+
+def bit(card: i64) -> i64:
+    """The card as bits: ``1 << card``.
+
+    >>> bit(5)
+    32
+    """
+    one: i64 = card - card + 1  # not a literal: mypyc would shift a C int (32 bits)
+    return one << card
+
+
+def low_card(mask: i64) -> i64:
+    """The lowest card of ``mask`` (not 0).
+
+    >>> low_card(40)
+    3
+    """
+    return int(mask & -mask).bit_length() - 1
+
+
+def mask_of(cards: list[int]) -> i64:
+    """The cards as bits (card ``c`` is ``1 << c``).
+
+    >>> mask_of([0, 3, 5])
+    41
+    """
+    mask: i64 = 0
+    for card in cards:
+        mask |= bit(card)
+    return mask
+
+
+def cards_of(mask: i64) -> list[int]:
+    """The cards of ``mask`` (card ``c`` is ``1 << c``), ascending.
+
+    >>> cards_of(41)
+    [0, 3, 5]
+    """
+    out: list[int] = []
+    while mask:
+        out.append(low_card(mask))
+        mask &= mask - 1
+    return out
+
+
+def count_of(mask: i64) -> i64:
+    """How many cards ``mask`` holds.
+
+    >>> count_of(41)
+    3
+    """
+    n: i64 = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+def kth_card(mask: i64, k: i64) -> i64:
+    """The ``k``-th lowest card (from 0) of ``mask``, which holds more than ``k``.
+
+    >>> kth_card(41, 1)
+    3
+    """
+    while k > 0:
+        mask &= mask - 1
+        k -= 1
+    return low_card(mask)
+
+
+def deck_masks(suit_of: tuple[int, ...], nsuits: int) -> tuple[list[int], bool]:
+    """Each suit's cards as bits, and whether the deck is numbered suit by suit (then the
+    cards in suit order are the cards in ascending order).
+
+    >>> deck_masks((0, 0, 1, 1, 2), 3), deck_masks((0, 1, 0), 2)
+    (([3, 12, 16], True), ([5, 2], False))
+    """
+    if len(suit_of) > MAX_CARDS:
+        raise ValueError(f"a trick game's deck has at most {MAX_CARDS} cards (a hand is held "
+                         f"in one 64-bit word), not {len(suit_of)}")
+    masks = [0] * nsuits
+    ordered = True
+    card = 0
+    for suit in suit_of:
+        masks[suit] |= bit(card)
+        if card and suit < suit_of[card - 1]:
+            ordered = False
+        card += 1
+    return masks, ordered
+
+
+# deck_masks of the decks dealt so far, by the identity of their suit_of tuple (a deck's
+# tuple lives as long as the game module: each is made once)
+_DECKS: dict[int, tuple[tuple[int, ...], list[int], bool]] = {}
+
+
+def _deck(table: TrickKernel, nsuits: int) -> None:
+    """Give the table its deck's suit masks (made once per deck)."""
+    suit_of = table.suit_of
+    entry = _DECKS.get(id(suit_of))
+    if entry is None or entry[0] is not suit_of or len(entry[1]) != nsuits:
+        masks, ordered = deck_masks(suit_of, nsuits)
+        entry = (suit_of, masks, ordered)
+        _DECKS[id(suit_of)] = entry
+    table.suit_masks = entry[1]
+    table.suit_ordered = entry[2]
+    table.nsuits = nsuits
 
 
 PLAY: Final = "play"
@@ -199,23 +305,30 @@ class TrickKernel:
     ``phase`` is not :data:`PLAY` both hand over to the game's Python hooks
     (``_legal_other``, ``_apply_other``): the rules of bids, the hat and the hook stay in
     each game's module; the play of a card goes straight to :func:`play_cards`.
+
+    The hand is held as bits (see the module's docstring); ``hands``, ``dealt_hands``,
+    ``trick`` and ``history`` are lists made from them when read.
     """
 
-    hands: list[list[list[int]]]  # seat → suit → cards, each list ascending
     suit_of: tuple[int, ...]
-    ncards: int
-    nseats: int
-    trump: int  # suit index, or -1 for no trump
-    turn: int
-    leader: int
-    led: int  # suit led, or -1 before the first card of a trick
-    trick: list[int]
-    win_seat: int
-    win_card: int
-    history: list[tuple[int, tuple[int, ...], int]]  # (leader, cards in play order, winner)
+    suit_masks: list[int]  # each suit's cards as bits (the deck's own list: never changed)
+    suit_ordered: bool  # the deck is numbered suit by suit
+    ncards: i64
+    nseats: i64
+    nsuits: i64
+    dealt: list[int]  # per seat, the cards dealt this hand as bits (never changed in place)
+    gone: i64  # the cards played this hand (tricks won and the trick on the table) as bits
+    played: list[int]  # the cards played this hand, in play order
+    winners: list[int]  # the winner of each trick won so far
+    first_leader: i64  # who led the hand's first trick (once a card is played)
+    trump: i64  # suit index, or -1 for no trump
+    turn: i64
+    leader: i64
+    led: i64  # suit led, or -1 before the first card of a trick
+    win_seat: i64
+    win_card: i64
     tricks_won: list[int]
     renege: tuple[int, int] | None  # (seat, card) of a renege entered in table mode
-    dealt_hands: list[list[int]]  # the cards each seat was dealt this hand
     phase: str
     # Outside play, the legal actions when the game has them ready: a list never changed
     # (legal_actions returns a copy), or None, and the game's _legal_other says.
@@ -223,8 +336,9 @@ class TrickKernel:
 
     def start_tricks(self, hands: list[list[int]], trump: int, leader: int,
                      nsuits: int) -> None:
-        """A new hand's table: ``hands`` (seat → cards) sorted into suits, no card played."""
-        _new_hand(self, hands_by_suit(hands, self.suit_of, nsuits), hands, trump, leader)
+        """A new hand's table: ``hands`` (seat → cards) held, no card played."""
+        _deck(self, nsuits)
+        _new_hand(self, [mask_of(cards) for cards in hands], trump, leader)
 
     def deal_stream(self, stream: bytes, size: int, first: int, leader: int,
                     nsuits: int) -> int:
@@ -234,12 +348,52 @@ class TrickKernel:
         per place, as many places as the stream has words, at most the whole deck), and
         ``size`` cards each are dealt one at a time from its top, from seat ``first`` on, as
         :func:`~cardlab.cards.deal_round_robin` deals them. The table is then what
-        :meth:`start_tricks` makes of those hands in ``nsuits`` suits (each seat's dealt
-        cards in ascending order), with no trump yet and ``leader`` to lead. The card after
-        the dealt ones (the one a game turns up) is returned, or -1 when the stream has no
-        word for it.
+        :meth:`start_tricks` makes of those hands in ``nsuits`` suits, with no trump yet and
+        ``leader`` to lead. The card after the dealt ones (the one a game turns up) is
+        returned, or -1 when the stream has no word for it.
         """
         return deal_into(self, stream, size, first, leader, nsuits)
+
+    # -- the lists other modules read, made from the bits --------------------------------
+    @property
+    def hands(self) -> list[list[list[int]]]:
+        """What each seat holds: seat → suit → cards, each list ascending (a new list)."""
+        gone = self.gone
+        return [_by_suit(self, held & ~gone) for held in self.dealt]
+
+    @property
+    def dealt_hands(self) -> list[list[int]]:
+        """The cards each seat was dealt this hand, ascending (a new list)."""
+        return [cards_of(held) for held in self.dealt]
+
+    @dealt_hands.setter
+    def dealt_hands(self, hands: list[list[int]]) -> None:
+        """Deal these cards instead (the sampler's): each seat holds them less those it has
+        played."""
+        self.dealt = [mask_of(cards) for cards in hands]
+
+    @property
+    def trick(self) -> list[int]:
+        """The cards on the table, in play order (a new list)."""
+        return self.played[len(self.winners) * self.nseats:]
+
+    @property
+    def history(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """The tricks won so far: (leader, cards in play order, winner) (a new list)."""
+        out: list[tuple[int, tuple[int, ...], int]] = []
+        n = self.nseats
+        played = self.played
+        leader = self.first_leader
+        at = 0
+        for winner in self.winners:
+            out.append((leader, tuple(played[at:at + n]), winner))
+            leader = winner
+            at += n
+        return out
+
+    def held(self, seat: int) -> i64:
+        """What ``seat`` holds, as bits."""
+        return held_by(self, seat)
 
     def legal_actions(self) -> list[int]:
         """The seat to act's choices: in play, the suit led if held, else the whole hand in
@@ -250,19 +404,10 @@ class TrickKernel:
             if ready is not None:
                 return ready[:]
             return self._legal_other()
-        held = self.hands[self.turn]
-        nsuits = len(held)
-        if nsuits == 0:
+        seat = self.turn
+        if seat < 0:
             return []
-        led = self.led
-        if must_follow(led, len(held[led])):
-            return held[led][:]
-        out = held[0][:]
-        suit = 1
-        while suit < nsuits:
-            out.extend(held[suit])
-            suit += 1
-        return out
+        return _in_suit_order(self, _choices(self, self.dealt[seat] & ~self.gone))
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act: in play, a card through :func:`play_cards`
@@ -295,9 +440,8 @@ class TrickKernel:
     def copy_table_into(self, other: TrickKernel) -> None:
         """Give ``other`` this table: what a move changes is copied, the rest is shared.
 
-        The dealt hands and the card tables are never changed after they are made, and the
-        history's tuples are immutable, so those are shared; hands (but for their empty suits,
-        which never grow), trick and counts are new.
+        The deck's masks and the dealt cards are never changed in place, so those are shared;
+        the cards played, the winners and the counts are new.
         """
         copy_tricks(self, other)
 
@@ -316,6 +460,48 @@ class TrickKernel:
         raise NotImplementedError
 
 
+def held_by(table: TrickKernel, seat: int) -> i64:
+    """:meth:`TrickKernel.held`, as a function (compiled code calls it directly: a method of
+    a state of an interpreted class is looked up by name)."""
+    return table.dealt[seat] & ~table.gone
+
+
+def _by_suit(table: TrickKernel, held: i64) -> list[list[int]]:
+    """``held`` (bits) as one ascending list per suit."""
+    return [cards_of(held & suit) for suit in table.suit_masks]
+
+
+def _choices(table: TrickKernel, held: i64) -> i64:
+    """The cards of ``held`` (the seat to act's) that may be played now: the suit led if
+    held (:func:`must_follow`), else all."""
+    led = table.led
+    follow: i64 = held & table.suit_masks[led]  # led -1: the last suit, not read
+    return follow if must_follow(led, follow) else held
+
+
+def _in_suit_order(table: TrickKernel, cards: i64) -> list[int]:
+    """The cards of ``cards`` in suit order, each suit ascending (a new list)."""
+    if table.suit_ordered:
+        return cards_of(cards)
+    out: list[int] = []
+    for suit in table.suit_masks:
+        out.extend(cards_of(cards & suit))
+    return out
+
+
+def _kth_in_suit_order(table: TrickKernel, cards: i64, k: i64) -> i64:
+    """The ``k``-th card (from 0) of ``cards`` in suit order."""
+    if table.suit_ordered:
+        return kth_card(cards, k)
+    for suit in table.suit_masks:
+        mine: i64 = cards & suit
+        n = count_of(mine)
+        if k < n:
+            return kth_card(mine, k)
+        k -= n
+    return -1
+
+
 def deal_into(table: TrickKernel, stream: bytes, size: int, first: int, leader: int,
               nsuits: int) -> int:
     """:meth:`TrickKernel.deal_stream`, as a function: the games' compiled code calls it
@@ -329,146 +515,70 @@ def deal_into(table: TrickKernel, stream: bytes, size: int, first: int, leader: 
     if dealt > places:
         raise ValueError(f"{nseats} hands of {size} need {dealt} words, not {places}")
     deck = _shuffled(stream, population, places)  # as shuffle_prefix shuffles
-    suit_of = table.suit_of
-    tables, starts = _suit_tables(suit_of, nsuits)
-    hands: list[list[list[int]]] = []
-    cards_of: list[list[int]] = []
-    # 1, but not a constant: mypyc would shift a C int literal (32 bits) for 1 << card
-    one: i64 = dealt - dealt + 1
+    masks: list[int] = []
     seat: i64 = 0
     while seat < nseats:
         # the seat's cards: places k, k + nseats, ... of the deck for seat first + k
         i: i64 = seat - first if seat >= first else seat - first + nseats
-        by_suit: list[list[int]] = []
-        mine: list[int] = []
-        if not tables:  # no machine word holds a hand, or no tables: sort, then split
-            k: i64 = 0
-            while k < nsuits:
-                by_suit.append([])
-                k += 1
-            mine = sorted([cast(int, deck[j]) for j in range(i, dealt, nseats)])
-            for dealt_card in mine:
-                by_suit[suit_of[dealt_card]].append(dealt_card)
-        else:  # as the bits of one machine word, each suit's list read from its tables
-            mask: i64 = 0
-            while i < dealt:
-                card: i64 = cast(int, deck[i])
-                mask |= one << card
-                i += nseats
-            suit: i64 = 0
-            while suit < nsuits:
-                bits: i64 = mask >> starts[suit]
-                low = tables[2 * suit]
-                high = tables[2 * suit + 1]
-                by_suit.append(low[bits & (len(low) - 1)] +
-                               high[(bits >> CHUNK) & (len(high) - 1)])
-                suit += 1
-            for cards in by_suit:  # the suits in card order: the hand ascending
-                mine.extend(cards)
-        hands.append(by_suit)
-        cards_of.append(mine)
+        mask: i64 = 0
+        while i < dealt:
+            mask |= bit(cast(int, deck[i]))
+            i += nseats
+        masks.append(mask)
         seat += 1
-    _new_hand(table, hands, cards_of, -1, leader)
+    _deck(table, nsuits)
+    _new_hand(table, masks, -1, leader)
     return cast(int, deck[dealt]) if dealt < places else -1
 
 
-CHUNK: Final = 10  # ranks per table of a suit: 2**10 lists
-
-
-def suit_tables(suit_of: tuple[int, ...], nsuits: int
-                ) -> tuple[list[list[list[int]]], list[int]]:
-    """For a deck numbered suit by suit, ranks ascending, at most 63 cards and 2 * CHUNK
-    ranks a suit: per suit two tables (its low CHUNK ranks, then the rest), each the list of
-    the suit's cards for every pattern of held cards, and the suit's first card. Else empty.
-
-    A hand held as bits then makes each suit's list in one step: the lists of the two
-    patterns its bits show, joined.
-
-    >>> tables, starts = suit_tables((0, 0, 0, 1, 1), 2)
-    >>> starts, tables[0], tables[2]  # suit 0: cards 0-2; suit 1: cards 3-4
-    ([0, 3], [[], [0], [1], [0, 1], [2], [0, 2], [1, 2], [0, 1, 2]], [[], [3], [4], [3, 4]])
-    """
-    tables: list[list[list[int]]] = []
-    starts: list[int] = []
-    if len(suit_of) > 63:
-        return [], []
-    card = 0
-    for suit in range(nsuits):
-        start = card
-        while card < len(suit_of) and suit_of[card] == suit:
-            card += 1
-        ranks = card - start
-        if ranks > 2 * CHUNK:
-            return [], []
-        starts.append(start)
-        for first, width in ((start, min(ranks, CHUNK)), (start + CHUNK, max(ranks - CHUNK, 0))):
-            tables.append([[first + r for r in range(width) if pattern >> r & 1]
-                           for pattern in range(1 << width)])
-    if card != len(suit_of):  # a card out of suit order
-        return [], []
-    return tables, starts
-
-
-# suit_tables of the decks dealt so far, by the identity of their suit_of tuple (a deck's
-# tuple lives as long as the game module: each is made once)
-_TABLES: dict[int, tuple[tuple[int, ...], list[list[list[int]]], list[int]]] = {}
-
-
-def _suit_tables(suit_of: tuple[int, ...], nsuits: int
-                 ) -> tuple[list[list[list[int]]], list[int]]:
-    entry = _TABLES.get(id(suit_of))
-    if entry is None or entry[0] is not suit_of:
-        tables, starts = suit_tables(suit_of, nsuits)
-        entry = (suit_of, tables, starts)
-        _TABLES[id(suit_of)] = entry
-    return entry[1], entry[2]
-
-
-def _new_hand(table: TrickKernel, hands: list[list[list[int]]], dealt: list[list[int]],
-              trump: int, leader: int) -> None:
-    """The table at the start of a hand: ``hands`` held (by suit), as ``dealt``, no card
-    played, ``leader`` to lead."""
-    table.hands = hands
+def _new_hand(table: TrickKernel, dealt: list[int], trump: int, leader: int) -> None:
+    """The table at the start of a hand: ``dealt`` held (bits per seat), no card played,
+    ``leader`` to lead."""
+    table.dealt = dealt
+    table.gone = 0
+    table.played = []
+    table.winners = []
+    table.first_leader = leader
     table.trump = trump
     table.turn = leader
     table.leader = leader
     table.led = -1
-    table.trick = []
     table.win_seat = -1
     table.win_card = -1
-    table.history = []
-    table.tricks_won = [0] * len(hands)
+    table.tricks_won = [0] * len(dealt)
     table.renege = None
-    table.dealt_hands = dealt
     table.legal_ready = None
 
 
 def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
     """:meth:`TrickKernel.copy_table_into`, as a function (see :func:`deal_into`)."""
-    # An empty suit is shared: no hand's list ever grows (a deal makes new ones), and a
-    # play only takes from a suit that holds cards.
-    other.hands = [[cards[:] if cards else cards for cards in held] for held in table.hands]
     other.suit_of = table.suit_of
+    other.suit_masks = table.suit_masks
+    other.suit_ordered = table.suit_ordered
     other.ncards = table.ncards
     other.nseats = table.nseats
+    other.nsuits = table.nsuits
+    other.dealt = table.dealt
+    other.gone = table.gone
+    other.played = table.played[:]
+    other.winners = table.winners[:]
+    other.first_leader = table.first_leader
     other.trump = table.trump
     other.turn = table.turn
     other.leader = table.leader
     other.led = table.led
-    other.trick = table.trick[:]
     other.win_seat = table.win_seat
     other.win_card = table.win_card
-    other.history = table.history[:]
     other.tricks_won = table.tricks_won[:]
     other.renege = table.renege
-    other.dealt_hands = table.dealt_hands
     other.phase = table.phase
     other.legal_ready = table.legal_ready
 
 
-TABLE_FIELDS: Final = ("hands", "suit_of", "ncards", "nseats", "trump", "turn", "leader", "led",
-                       "trick", "win_seat", "win_card", "history", "tricks_won", "renege",
-                       "dealt_hands", "phase", "legal_ready")
+TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suit_ordered", "ncards", "nseats", "nsuits",
+                       "dealt", "gone", "played", "winners", "first_leader", "trump", "turn",
+                       "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
+                       "phase", "legal_ready")
 """The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
 
 
@@ -485,51 +595,42 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) 
     if rand is None:
         if card < 0 or card >= table.ncards:
             return False
-        suit = table.suit_of[card]
-        held = table.hands[table.turn]
-        if fails_to_follow(held, table.led, suit):
+        held: i64 = table.dealt[table.turn] & ~table.gone
+        if not held & bit(card):
             return False
-        cards = held[suit]
-        at = 0
-        for held_card in cards:  # one scan finds the card (or not) and where it is
-            if held_card == card:
-                cards.pop(at)  # a list pop compiles to a direct call (del would not)
-                _place(table, card, suit)
-                return True
-            at += 1
-        return False
-    while True:
-        seat = table.turn
-        held = table.hands[seat]
+        suit = table.suit_of[card]
         led = table.led
-        if must_follow(led, len(held[led])):  # a random card of the suit led
-            cards = held[led]
-            card = cards.pop(int(rand() * len(cards)))
-            suit = led
-        else:  # any card: the k-th of the hand in suit order, as legal_actions lists it
-            # A seat still to play in this trick holds its dealt cards less one per trick.
-            k = int(rand() * (len(table.dealt_hands[seat]) - len(table.history)))
-            cards = held[0]
-            for cards in held:
-                if k < len(cards):
-                    break
-                k -= len(cards)
-            card = cards.pop(k)
-            suit = table.suit_of[card]
-        if _place(table, card, suit):
+        if suit != led and must_follow(led, held & table.suit_masks[led]):
+            return False
+        _place(table, card, suit)
+        return True
+    while True:
+        choices = _choices(table, table.dealt[table.turn] & ~table.gone)
+        pick: i64 = _kth_in_suit_order(table, choices, int(rand() * float(count_of(choices))))
+        if _place(table, pick, table.suit_of[pick]):
             return True
 
 
-def _place(table: TrickKernel, card: int, suit: int) -> bool:
-    """Put ``card`` (of ``suit``, just taken from the hand of the seat to act) on the trick.
+def force_card(table: TrickKernel, card: int) -> None:
+    """Table mode: the seat to act puts ``card``, which it holds, on the trick whether or
+    not it follows suit (a renege), and the trick goes on as played: the card counts as a
+    card of its own suit (so a renegade trump can win the trick)."""
+    _place(table, card, table.suit_of[card])
+
+
+def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
+    """Put ``card`` (of ``suit``, held by the seat to act) on the trick.
 
     The winning card so far is kept (:func:`beats`), and after the last seat the trick goes
     to its winner, who leads next. When the winner has no card left to lead, the hand's play
     is over: ``table._play_over()`` lets the game score it, and True says so.
     """
-    trick = table.trick
-    trick.append(card)
+    table.gone |= bit(card)
+    played = table.played
     seat = table.turn
+    if not played:  # the hand's first card: its leader is the one history starts from
+        table.first_leader = seat
+    played.append(card)
     if table.led < 0:
         table.led = suit
         table.win_seat = seat
@@ -540,21 +641,128 @@ def _place(table: TrickKernel, card: int, suit: int) -> bool:
             table.win_seat = seat
             table.win_card = card
     nseats = table.nseats
-    if len(trick) < nseats:
+    winners = table.winners
+    if len(played) - len(winners) * nseats < nseats:
         table.turn = seat + 1 if seat + 1 < nseats else 0
         return False
     winner = table.win_seat
-    history = table.history
-    history.append((table.leader, tuple(trick), winner))
+    winners.append(winner)
     table.tricks_won[winner] += 1
-    trick.clear()
     table.led = -1
     table.turn = winner
     table.leader = winner
-    if len(table.dealt_hands[winner]) == len(history):  # no card left to lead: play is over
+    if not table.dealt[winner] & ~table.gone:  # no card left to lead: play is over
         table._play_over()
         return True
     return False
+
+
+# -- bots the kernel calls: whole hands in one call (simulations, the advisor's rollouts) ---
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Player:
+    """A bot as the kernel calls it: :meth:`act` chooses the seat to act's action on a trick
+    table. The random player is :class:`RandomPlayer`; each game's heuristic bot has one
+    (Ted's Game's in its compiled kernel). A compiled player is called from
+    :func:`play_hand` as C calls C, with no Python frame a step.
+
+    ``rng``: where its random numbers come from (anything with ``random()``).
+    """
+
+    rng: Any
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    """Uniformly random legal actions: the ``int(rng.random() * n)``-th of the ``n`` that
+    ``legal_actions()`` lists (cardlab.bots.RandomBot).
+
+    >>> import random
+    >>> RandomPlayer(random.Random(0)).rng.random() == random.Random(0).random()
+    True
+    """
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def __call__(self, state: Any, seat: int) -> int:
+        """The bot's choice in any game's state."""
+        actions: list[int] = state.legal_actions()
+        return actions[int(self.rng.random() * len(actions))]
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        """The same choice on a trick table, the cards read from its bits (no list made)."""
+        if table.phase is PLAY:
+            choices = _choices(table, table.dealt[seat] & ~table.gone)
+            return _kth_in_suit_order(
+                table, choices, int(self.rng.random() * float(count_of(choices))))
+        actions = table.legal_ready
+        if actions is None:
+            actions = table.legal_actions()
+        return actions[int(self.rng.random() * len(actions))]
+
+
+def play_hand(table: TrickKernel, players: list[Player]) -> int:
+    """Let ``players`` (one a seat) act until nobody is to act in this hand (every trick
+    game's end of a hand sets ``turn`` to -1); return how many actions they made.
+
+    A card goes through :func:`play_cards` (``_illegal_play`` when it may not be played), any
+    other action through the state's ``apply``.
+    """
+    count = 0
+    while True:
+        seat = table.turn
+        if seat < 0:
+            return count
+        action = players[seat].act(table, seat)
+        if table.phase is PLAY:
+            if not play_cards(table, action, None):
+                table._illegal_play(action)
+        else:
+            table.apply(action)
+        count += 1
+
+
+def taken_by_suit(table: TrickKernel) -> list[list[int]]:
+    """The cards each seat has taken in the hand's tricks so far, per suit.
+
+    >>> class Table(TrickKernel):
+    ...     pass
+    >>> table = Table()
+    >>> table.suit_of, table.ncards, table.nseats, table.phase = (0, 0, 1, 1), 4, 2, PLAY
+    >>> table.start_tricks([[0, 3], [1, 2]], -1, 0, 2)
+    >>> table.apply(3); table.apply(2)  # seat 0 leads the 3, seat 1 follows: seat 0 wins
+    >>> taken_by_suit(table)
+    [[0, 2], [0, 0]]
+    """
+    nsuits = table.nsuits
+    out = [[0] * nsuits for _ in range(table.nseats)]
+    n = table.nseats
+    played = table.played
+    suit_of = table.suit_of
+    at = 0
+    for winner in table.winners:
+        row = out[winner]
+        for k in range(n):
+            row[suit_of[played[at + k]]] += 1
+        at += n
+    return out
+
+
+def last_taker(table: TrickKernel, cards: i64) -> int:
+    """Who took the last trick won that held any of ``cards`` (bits), or -1: Where's Bob's
+    Hat?'s holder of the hat."""
+    n = table.nseats
+    played = table.played
+    winners = table.winners
+    t = len(winners) - 1
+    while t >= 0:
+        for k in range(n):
+            if cards & bit(played[t * n + k]):
+                return winners[t]
+        t -= 1
+    return -1
 
 
 def _probe() -> None:

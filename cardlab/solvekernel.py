@@ -43,7 +43,7 @@ from mypy_extensions import i64
 # absolute: tests load this source on its own too. The rules of trick play are the engine's
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
-from cardlab.kernel import beats, must_follow, play_cards
+from cardlab.kernel import Player, beats, must_follow, play_cards, play_hand
 from cardlab.solveranks import Classes, Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
@@ -726,7 +726,7 @@ def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> li
 def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[float],
                  spare: Callable[[], float], seat: int,
                  outcome: Callable[[Any, int], tuple[int, dict[str, float]]],
-                 choose: Callable[[Any, int, list[int]], int] | None, reader: Any,
+                 players: list[Player] | None, reader: Any,
                  sums: list[float], squares: list[float],
                  fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]) -> None:
     """One sample's playouts in the play phase (``cardlab.advisor.evaluate.run``).
@@ -734,12 +734,12 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
     ``scratch`` is the sample (a state whose end of play scores nothing, turning ``turn`` to
     -1) and ``start`` holds a copy of its table; for each action in turn the scratch's table
     is ``start``'s again (from the second on) and the action is applied. The play is then
-    finished reading ``numbers`` and then ``spare``: with ``choose`` None by random cards
-    through the engine's ``play_cards``, else by ``choose(state, seat to act, legal
-    cards)`` at every card (a bot's card play; its random numbers come through
-    ``reader.random``). ``outcome(scratch, seat)`` gives the hand score, added to
-    ``sums``/``squares``, and the figures, added to ``fig_sums``/``fig_counts``, at the
-    action's place.
+    finished reading ``numbers`` and then ``spare``: with ``players`` None by random cards
+    through the engine's ``play_cards``, else by the bots' card play, one
+    :class:`~cardlab.kernel.Player` a seat, through ``kernel.play_hand`` (their random
+    numbers come through ``reader.random``). ``outcome(scratch, seat)`` gives the hand
+    score, added to ``sums``/``squares``, and the figures, added to
+    ``fig_sums``/``fig_counts``, at the action's place.
     """
     i = 0
     for action in actions:
@@ -747,16 +747,12 @@ def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[flo
         if i:
             start.copy_table_into(scratch)
         scratch.apply(action)
-        if choose is None:
+        if players is None:
             if scratch.turn >= 0:
                 play_cards(scratch, -1, stream)
         else:
             reader.random = stream
-            while True:
-                turn = scratch.turn
-                if turn < 0:
-                    break
-                scratch.apply(choose(scratch, turn, scratch.legal_actions()))
+            play_hand(scratch, players)
         score, figures = outcome(scratch, seat)
         value = float(score)
         sums[i] += value

@@ -29,19 +29,18 @@ def _note(note: Note | None, lang: str) -> str | None:
     return note.get(lang) or next(iter(note.values()))
 
 
-def _header(pos: dict[str, Any], seats: list[str], attempt: int) -> str:
-    parts = [f"Hand {pos['hand']}" + (f" (redeal {attempt})" if attempt > 1 else "")]
+def _header(replay: Replay, pos: dict[str, Any], attempt: int) -> str:
+    """A hand's first line: its number, who deals how many cards, and the game's facts."""
+    game = replay.rules.game
+    head = f"{game.game_type.hand_word.capitalize()} {pos['hand']}" + (
+        f" (redeal {attempt})" if attempt > 1 else "")
     facts = []
     if pos.get("dealer") is not None:
         size = pos.get("hand_size")
-        facts.append(f"{seats[pos['dealer']]} deals" + (f" {plural(size, 'card')} each"
-                                                        if size else ""))
-    if "trump" in pos:
-        turned = f" (turned {pos['turned']})" if pos.get("turned") else ""
-        facts.append(f"trump {pos['trump'] or 'none'}{turned}")
-    if pos.get("call_card"):
-        facts.append(f"call card {pos['call_card']}")
-    return " — ".join([parts[0], "; ".join(facts)]) if facts else parts[0]
+        facts.append(f"{replay.seats[pos['dealer']]} deals"
+                     + (f" {plural(size, 'card')} each" if size else ""))
+    facts += game.table_words.transcript_facts(pos)
+    return " — ".join([head, "; ".join(facts)]) if facts else head
 
 
 def _reveal(state: State, seat: int | None, seats: list[str],
@@ -127,6 +126,7 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
     ['  Brad: hat -10']
     """
     seats = replay.seats
+    words = replay.rules.game.table_words
     title = replay.meta.get("title") or f"{replay.rules.title}"
     yield None, [title, "Seats: " + ", ".join(seats)]
     seat_number = {name: s for s, name in enumerate(seats)}
@@ -142,7 +142,7 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
         pos: dict[str, Any] | None = None  # the whole position (seat's view), where needed
         if index == 0:
             pos = seat_position(state, seat)
-            lines.append(_header(pos, seats, pos.get("attempt", 1)))
+            lines.append(_header(replay, pos, pos.get("attempt", 1)))
             has_tricks, has_renege = "tricks" in pos, "renege" in pos
             line = replay.hands[hand_index].actions
             done_tricks = 0
@@ -175,10 +175,8 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
                               for s, code in trick["cards"])
             trick_marks.clear()
             lines.append(f"  Trick {done_tricks}: {cards} → {seats[trick['winner']]} "
-                         f"({trick['winning_card']}: {trick['reason']})")
-            holder = pos.get("hat", {}).get("holder")
-            if holder is not None:
-                lines[-1] += f"; hat: {seats[holder]}"
+                         f"({trick['winning_card']}: {trick['reason']})"
+                         + words.transcript_trick(pos, seats))
         if redacted:
             redacted = _reveal(state, seat, seats, redacted, lines)
         if has_renege and (pos is not None or _may_renege(state)):
@@ -212,7 +210,7 @@ def render_steps(replay: Replay, seat: int | None = None, lang: str = "en",
                 lines.append(f"  Scores: {scores}")
                 lines.append(f"  Totals: {totals}")
             else:
-                lines.append("  (hand not finished)")
+                lines.append(f"  ({replay.rules.game.game_type.hand_word} not finished)")
         yield step, lines
     if replay.totals is not None:
         winners = [seats[s] for s in replay.rules.winners(replay.totals)]

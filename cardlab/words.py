@@ -8,6 +8,8 @@ these, so that no message reads "1 hands" or "a 11".
 ('Tone, Remo and Brad', 'a circle, an 11 or a WHOT')
 >>> [with_article(n) for n in (2, 8, 11, 14, 18)]
 ['a 2', 'an 8', 'an 11', 'a 14', 'an 18']
+>>> signed(5), signed(-5), signed(0)
+('+5', '−5', '0')
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ def names_or(names: Sequence[str]) -> str:
     return _joined(names, "or")
 
 
+MINUS = "\u2212"  # the minus sign a score is printed with (not the hyphen)
+
+
+def signed(value: int) -> str:
+    """A score with its sign: "+5", "−5" (a minus sign), "0"."""
+    return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")
+
+
 def with_article(number: int | str) -> str:
     """A number as it is said with its article: "an" before a number said with a vowel
     (8, 11, 18, 80...), "a" before the others (numbers up to the thousands)."""
@@ -46,4 +56,4 @@ def with_article(number: int | str) -> str:
     return f"{'an' if spoken_vowel else 'a'} {text}"
 
 
-__all__ = ["names_and", "names_or", "plural", "with_article"]
+__all__ = ["MINUS", "names_and", "names_or", "plural", "signed", "with_article"]

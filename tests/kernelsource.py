@@ -1,9 +1,10 @@
 """The compiled kernels' sources loaded as plain Python beside the compiled modules, for the
 tests that check that both run alike (tests/test_kernel.py, tests/test_solver.py).
 
-``cardlab/kernel.py``, ``cardlab/games/teds_game/kernel.py``, ``cardlab/solvekernel.py`` and
-``cardlab/solveranks.py`` are one source, compiled or not: a test loads that very file again
-as an ordinary module and compares its answers with the compiled module's.
+``cardlab/kernel.py``, ``cardlab/games/teds_game/kernel.py``,
+``cardlab/games/bobs_hat/kernel.py``, ``cardlab/solvekernel.py`` and ``cardlab/solveranks.py``
+are one source, compiled or not: a test loads that very file again as an ordinary module and
+compares its answers with the compiled module's.
 """
 
 from __future__ import annotations

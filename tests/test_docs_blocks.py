@@ -9,8 +9,12 @@ example: its lines must be found in that file, in order, so that it cannot drift
 
 Left out, by what they are, not by page: ``make`` targets and ``.venv/`` paths are the
 repository's own commands (tests/test_readme.py and the Makefile's tests run them), ``pip
-install`` needs the package index (the extras are checked by tests/test_packaging.py), and
-``bash .ci/run`` is CI itself.
+install`` needs the package index (the extras are checked by tests/test_packaging.py),
+``bash .ci/run`` is CI itself, and ``python3 -m http.server`` serves until it is stopped.
+
+Every block says what it is, so none can hold a command that never runs: ``sh`` and
+``python`` run, ``text`` (output, a usage synopsis, a folder tree) and ``json`` (excerpts of
+files, with ``...``) are read only. A block with no language, or another one, fails.
 """
 
 from __future__ import annotations
@@ -25,15 +29,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BLOCK = re.compile(r"^```(sh|python)\n(.*?)^```", re.S | re.M)
-NOT_FROM_ANY_FOLDER = ("make ", ".venv/", "pip ", "bash .ci/")
+FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
+RUN = ("sh", "python")
+READ_ONLY = ("text", "json")
+NOT_FROM_ANY_FOLDER = ("make ", ".venv/", "pip ", "bash .ci/", "python3 -m http.server")
+
+
+def fences(page: Path) -> list[tuple[int, str, str]]:
+    """``(line, language, text)`` of every fenced block of ``page`` (language "" if none)."""
+    text = page.read_text(encoding="utf-8")
+    return [(text[:m.start()].count("\n") + 2, m.group(1).strip(), m.group(2))
+            for m in FENCE.finditer(text)]
 
 
 def blocks(page: Path) -> list[tuple[int, str, str]]:
     """``(line, language, text)`` of each shell and Python block of ``page``."""
-    text = page.read_text(encoding="utf-8")
-    return [(text[:m.start()].count("\n") + 2, m.group(1), m.group(2))
-            for m in BLOCK.finditer(text)]
+    return [block for block in fences(page) if block[1] in RUN]
+
+
+def unsaid(page: Path) -> list[str]:
+    """Where ``page`` has a block that does not say it runs (sh, python) or is read only."""
+    return [f"{page.name}:{line - 1}: ```{language}" for line, language, _ in fences(page)
+            if language not in RUN + READ_ONLY]
 
 
 def shell_commands(text: str) -> list[str]:
@@ -72,6 +89,21 @@ def test_the_commands_are_read_as_a_reader_types_them():
         "cardlab a -o x", "cardlab b"]
 
 
+def test_a_block_that_says_nothing_is_found(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# A\n\n```\ncardlab show game.json\n```\n\n```text\nout\n```\n\n"
+                    "```console\n$ cardlab games\n```\n\n```sh\ncardlab games\n```\n")
+    assert unsaid(page) == ["page.md:3: ```", "page.md:11: ```console"]
+    assert [(line, language) for line, language, _ in blocks(page)] == [(16, "sh")]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_block_says_whether_it_runs(page):
+    assert unsaid(page) == [], (
+        "a block must say what it is: ```sh or ```python to run it here, ```text for "
+        "output, a synopsis or a tree (```json for a file's excerpt)")
+
+
 def _environment(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # the `cardlab` command of the Python running the tests, first on the path
@@ -84,17 +116,14 @@ def _environment(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_block_runs_from_any_folder(page, tmp_path):
-    found = blocks(page)
     work = tmp_path / "work"
     work.mkdir()
     (tmp_path / "home").mkdir()
     env = _environment(tmp_path)
-    ran = 0
-    for line, language, text in found:
+    for line, language, text in blocks(page):
         where = f"{page.relative_to(ROOT)}:{line}"
         if language == "python" and EXCERPT.match(text):
             check_excerpt(text, where)
-            ran += 1
         elif language == "python":
             script = work / f"block_{line}.py"
             script.write_text(text, encoding="utf-8")
@@ -102,12 +131,8 @@ def test_every_block_runs_from_any_folder(page, tmp_path):
                                   capture_output=True, timeout=300)
             script.unlink()
             assert done.returncode == 0, f"{where}: the Python block failed:\n{done.stderr}"
-            ran += 1
         else:
             for command in shell_commands(text):
                 done = subprocess.run(["bash", "-c", command], cwd=work, env=env, text=True,
                                       capture_output=True, timeout=300)
                 assert done.returncode == 0, f"{where}: `{command}` failed:\n{done.stderr}"
-                ran += 1
-    if found:
-        assert ran, f"{page.name}: no block of it ran"

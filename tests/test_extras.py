@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -173,20 +172,18 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("extra", list(CASES), ids=lambda e: e or "none")
-def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path, record_property):
+def test_an_extra_alone_is_enough_for_what_it_is_for(extra, wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     # (without PYTHONPATH: a checkout on it would count as cardlab installed already)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(CARDLAB_PURE="1", PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
-    start = time.monotonic()
+    # (how long each takes, and how much it installs: benchmarks/install_extras.py)
     target = f"{wheel}[{extra}]" if extra else str(wheel)
     done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--progress-bar", "off",
                            target], capture_output=True, text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
-    record_property("install_seconds", round(time.monotonic() - start, 1))
-    print(f"[{extra or 'no extra'}] installed in {time.monotonic() - start:.1f} s")
     work = tmp_path / "work"
     work.mkdir()
     (work / "widgets.py").write_text(WIDGETS_USE, encoding="utf-8")

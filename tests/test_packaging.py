@@ -305,26 +305,78 @@ def _build(source: Path, command: list[str], **env: str):
     return done
 
 
-def test_the_sdist_holds_the_package_its_readme_and_licence(source, tmp_path) -> None:
+@pytest.fixture(scope="module")
+def sdist(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sdist")
+    _build(source, ["build", "--sdist", "--outdir", str(out), "."])
+    (archive,) = out.glob("cardlab-*.tar.gz")
+    return archive
+
+
+def test_the_sdist_holds_the_package_its_readme_and_licence(source, sdist) -> None:
     # An sdist whose tests could not run (the helpers they import left behind) is worse than
     # none: it ships the package, its licence and README, and leaves the suite to a clone.
     import tarfile
 
-    _build(source, ["build", "--sdist", "--outdir", str(tmp_path), "."])
     # packing the sources compiles nothing: mypyc writes its C under build/ when it runs
     assert not (source / "build").exists()
-    (archive,) = tmp_path.glob("cardlab-*.tar.gz")
+    archive = sdist
     with tarfile.open(archive) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
         info = tar.extractfile(f"{archive.name[:-7]}/PKG-INFO").read().decode()  # type: ignore
     # the README is the long description, and the licence is declared
     assert "Description-Content-Type: text/markdown" in info and "## Two commands" in info
+    # its links into the repository's docs/, which an index could not follow, are plain text
+    assert "](docs/" not in info and "[Installing cardlab]" not in info
+    assert "Installing cardlab (`docs/install.md` in cardlab's repository)" in info
+    assert "(see [Speed](#speed))" in info and "[mypyc](https://mypyc" in info
     assert "License-Expression: MIT" in info and "License-File: LICENSE" in info
     assert {"LICENSE", "README.md", "setup.py", "pyproject.toml", "cardlab/__init__.py",
             "cardlab/kernel.py", "cardlab/view/viewer.js", "cardlab/examples/whot-example.json",
             "cardlab/replay.schema.json"} <= names
     assert not [n for n in names if n.startswith(("tests/", "notebooks/", "benchmarks/"))]
     assert not [n for n in names if n.endswith((".so", ".pyc"))]
+
+
+@pytest.mark.timeout(600)
+def test_an_install_from_the_sdist_is_the_whole_package(source, sdist, tmp_path) -> None:
+    # What docs/install.md promises: pip installs cardlab from the sdist (built as pip builds
+    # it, in isolation; the pure kernel, CARDLAB_PURE=1, so no compiler is needed: the
+    # compiled build from the sdist is make dist's, whose wheels make test-matrix tests). The
+    # install holds every file of the package, and works from an empty folder.
+    import os
+    import subprocess
+
+    target = tmp_path / "site"
+    _build(source, ["pip", "install", "-q", "--no-deps", "--target", str(target), str(sdist)],
+           CARDLAB_PURE="1")
+    shipped = {str(p.relative_to(source)) for p in (source / "cardlab").rglob("*")
+               if p.is_file() and p.suffix in (".py", ".json", ".js", ".css")}
+    installed = {str(p.relative_to(target)) for p in (target / "cardlab").rglob("*")
+                 if p.is_file() and "__pycache__" not in p.parts}
+    assert shipped <= installed and not [n for n in installed - shipped if n.endswith(".py")]
+    assert not [n for n in installed if n.endswith(".so")]
+
+    work = tmp_path / "work"
+    work.mkdir()
+    # (the dependencies are the running environment's; cardlab only the installed copy's)
+    env = {**os.environ, "PYTHONPATH": str(target), "CARDLAB_PURE": "1"}
+
+    def cli(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "cardlab", *args], cwd=work, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stderr == "", (args, done.stderr)
+        return done.stdout
+
+    where = subprocess.run([sys.executable, "-c", "import cardlab; print(cardlab.__file__)"],
+                           cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert Path(where.stdout.strip()) == target / "cardlab" / "__init__.py", where.stderr
+    assert "kernel pure Python" in cli("--version")
+    assert "wrote game.json" in cli("play", "teds-game", "--seed", "3", "--out", "game.json")
+    assert "Trick 4:" in cli("show", "example:norwegian-review", "--seat", "Brad")
+    cli("html", "example:whot-example")
+    page = (work / "whot-example.html").read_text(encoding="utf-8")
+    assert "cardlab-viewer" in page and len(page) > 10_000
 
 
 def _wheel_facts(wheel: Path) -> tuple[list[str], str]:
@@ -340,6 +392,11 @@ def _wheel_facts(wheel: Path) -> tuple[list[str], str]:
 def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_path) -> None:
     # A failed compile falls back to the pure kernel: the wheel is then what it holds, a pure
     # py3-none-any wheel, never a platform wheel without its library; the build warns.
+    # An earlier build in the same folder left a module since deleted in build/lib, which
+    # setuptools would pack: the build hook empties that copy first (setup.py, FreshBuildPy).
+    stale = source / "build" / "lib" / "cardlab" / "deleted_since.py"
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_text("GONE = True\n", encoding="utf-8")
     done = _build(source, ["pip", "wheel", "--no-deps", "-v", "-w", str(tmp_path), "."],
                   CC="/bin/false")
     assert "WARNING: cardlab's kernel was not compiled" in done.stdout + done.stderr
@@ -348,6 +405,7 @@ def test_a_build_without_a_compiler_is_the_pure_wheel_and_says_so(source, tmp_pa
     names, meta = _wheel_facts(wheel)
     assert "Root-Is-Purelib: true" in meta and "Tag: py3-none-any" in meta
     assert "cardlab/kernel.py" in names and not [n for n in names if n.endswith(".so")]
+    assert "cardlab/deleted_since.py" not in names
     assert not [n for n in names if ".data/" in n]  # all of it in purelib
 
 

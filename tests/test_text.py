@@ -59,7 +59,7 @@ def reference_steps(replay: cardlab.Replay, seat: int | None = None, lang: str =
         pos = cursor.goto(index).position
         step = cursor.step
         if step.index == 0:
-            lines.append(text._header(pos, seats, pos.get("attempt", 1)))
+            lines.append(text._header(replay, pos, pos.get("attempt", 1)))
             done_tricks, redacted = 0, []
         action = pos["action"]
         if action is not None and ("tricks" not in pos or not action["act"].startswith("play")):
@@ -72,10 +72,8 @@ def reference_steps(replay: cardlab.Replay, seat: int | None = None, lang: str =
             trick = pos["tricks"][-1]
             cards = ", ".join(f"{seats[s]} {code}" for s, code in trick["cards"])
             lines.append(f"  Trick {done_tricks}: {cards} → {seats[trick['winner']]} "
-                         f"({trick['winning_card']}: {trick['reason']})")
-            holder = pos.get("hat", {}).get("holder")
-            if holder is not None:
-                lines[-1] += f"; hat: {seats[holder]}"
+                         f"({trick['winning_card']}: {trick['reason']})"
+                         + replay.rules.game.table_words.transcript_trick(pos, seats))
         if redacted:
             redacted = _reveal(cursor, redacted, lines)
         renege = pos.get("renege")
@@ -100,7 +98,7 @@ def reference_steps(replay: cardlab.Replay, seat: int | None = None, lang: str =
                 lines.append(f"  Scores: {scores}")
                 lines.append(f"  Totals: {totals}")
             else:
-                lines.append("  (hand not finished)")
+                lines.append(f"  ({replay.rules.game.game_type.hand_word} not finished)")
         yield index, lines
     if replay.totals is not None:
         winners = [seats[s] for s in replay.rules.winners(replay.totals)]

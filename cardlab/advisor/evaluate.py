@@ -62,7 +62,7 @@ from ..cards import seeded_rng
 from ..cursor import Cursor
 from ..errors import CardlabError, OptionError, SolveBudgetError, brief
 from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
-from ..kernel import PLAY, TrickKernel
+from ..kernel import PLAY, Player, TrickKernel
 from ..replay import LinePath, Replay
 from ..solvekernel import play_actions
 from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
@@ -267,7 +267,8 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     spare = random.Random(seed)  # numbers past a sample's own (a long Whot hand): shared
     spare_rand = spare.random
     fast = outcome if bot != "exact" else None  # the exact bot plays on past the play
-    choose, reader = _card_play(bot, game) if fast is not None else (None, None)
+    players: list[Player] | None = None
+    reader: Any = None
     pristine: Any = None
     for _ in range(rollouts):
         start = draw(master)
@@ -287,10 +288,12 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
             # from it), the sample itself played on
             if pristine is None:
                 pristine = start.clone()
+                if bot != "random":
+                    players, reader = _card_play(bot, game, start.nseats)
             else:
                 start.copy_table_into(pristine)
             play_actions(pristine, start, actions, numbers, spare_rand, seat,
-                         fast.score, choose, reader, sums, squares, fig_sums, fig_counts)
+                         fast.score, players, reader, sums, squares, fig_sums, fig_counts)
             continue
         for i, action in enumerate(actions):
             state = start.clone()
@@ -321,11 +324,12 @@ def _estimates(texts: Sequence[str], rollouts: int, sums: list[float], squares: 
     return out
 
 
-def _card_play(bot: str, game: str
-               ) -> tuple[Callable[[Any, int, list[int]], int] | None, Any]:
-    """The fast path's card play: None for random cards, else the heuristic bot's
-    ``play_card`` (:class:`~cardlab.game.CardPlayer`: called straight, not through the
-    bot's dispatch on the phase) and the stand-in generator it reads."""
+def _card_play(bot: str, game: str, seats: int) -> tuple[list[Player] | None, Any]:
+    """The fast path's card play: None for random cards, else the heuristic bot as the
+    kernel plays it, one :class:`~cardlab.kernel.Player` a seat (the compiled ``player``
+    of a bot that has one, else its ``play_card``: :class:`~cardlab.game.CardPlayer`,
+    called straight, not through the bot's dispatch on the phase), and the stand-in
+    generator it reads."""
     if bot == "random":
         return None, None
     heuristic = get_game(game).heuristic_bot(0)
@@ -334,7 +338,20 @@ def _card_play(bot: str, game: str
                         "play_card(state, seat, legal)")
     reader = _Numbers()
     heuristic.rng = reader
-    return heuristic.play_card, reader
+    player = getattr(heuristic, "player", None)
+    if not isinstance(player, Player):
+        player = _CardPlay(heuristic)
+    return [player] * seats, reader
+
+
+class _CardPlay(Player):
+    """A bot's ``play_card`` as the kernel calls a player (a bot with no compiled one)."""
+
+    def __init__(self, bot: CardPlayer) -> None:
+        self.bot = bot
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        return self.bot.play_card(table, seat, table.legal_actions())
 
 
 def _numbers_needed(state: State) -> int:

@@ -13,24 +13,27 @@ True
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 from ..cards import seeded_rng
 from ..errors import OptionError
 from ..game import Bot, State, get_game
+from ..kernel import Player, RandomPlayer, TrickKernel
 
 KINDS = ("random", "heuristic")
 
 
-class RandomBot:
-    """Chooses uniformly among the legal actions, from its own seeded generator."""
+def RandomBot(seed: int | str = 0) -> RandomPlayer:  # noqa: N802 (made as a class is)
+    """A bot that chooses uniformly among the legal actions, from its own seeded generator
+    (``rng``): the ``int(rng.random() * n)``-th of the ``n`` legal actions. It is the
+    compiled :class:`~cardlab.kernel.RandomPlayer`, which the kernel calls without Python.
 
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng: random.Random = seeded_rng(seed, "random-bot")
-
-    def __call__(self, state: State, seat: int) -> int:
-        actions = state.legal_actions()
-        return actions[int(self.rng.random() * len(actions))]
+    >>> import cardlab
+    >>> state = cardlab.new_game("whot", players=3, seed=1).state
+    >>> RandomBot(2)(state, state.to_act()) in state.legal_actions()
+    True
+    """
+    return RandomPlayer(seeded_rng(seed, "random-bot"))
 
 
 def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
@@ -43,4 +46,62 @@ def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
 
 
-__all__ = ["KINDS", "Bot", "RandomBot", "make_bot"]
+class LazyRandom:
+    """``seeded_rng(seed, *keys)``, made when its first number is drawn: a heuristic bot
+    draws one only to break a rare tie, and seeding a generator costs more than a hand of
+    play. The same numbers as the generator itself.
+
+    >>> LazyRandom(3, "x").random() == seeded_rng(3, "x").random()
+    True
+    """
+
+    def __init__(self, seed: int | str, *keys: int | str) -> None:
+        self._material = (seed, keys)
+
+    def random(self) -> float:
+        seed, keys = self._material
+        self.random = seeded_rng(seed, *keys).random  # type: ignore[method-assign]
+        return self.random()
+
+
+class PlayerBot:
+    """A bot whose choices are a compiled :class:`~cardlab.kernel.Player`'s (its ``player``,
+    which the kernel calls without Python): a game's heuristic bot keeps its Python face,
+    the ``rng`` it reads included, over it."""
+
+    player: Player
+
+    @property
+    def rng(self) -> Any:
+        """Where the bot's random numbers come from (anything with ``random()``)."""
+        return self.player.rng
+
+    @rng.setter
+    def rng(self, rng: Any) -> None:
+        self.player.rng = rng
+
+
+def kernel_players(bots: list[Bot], state: State) -> list[Player] | None:
+    """The bots as the kernel plays them (:func:`cardlab.kernel.play_hand`: a whole hand in
+    one call), when ``state`` is a trick table and every bot is, or has as its ``player``, a
+    :class:`~cardlab.kernel.Player`; else None (the bots are called one step at a time).
+
+    >>> import cardlab
+    >>> state = cardlab.new_game("teds-game", players=3, seed=1).state
+    >>> bots = [make_bot(kind, "teds-game", seed=s) for s, kind in enumerate(
+    ...     ["random", "heuristic", "random"])]
+    >>> [type(p).__name__ for p in kernel_players(bots, state)]
+    ['RandomPlayer', 'HeuristicPlayer', 'RandomPlayer']
+    """
+    if not isinstance(state, TrickKernel):
+        return None
+    players: list[Player] = []
+    for bot in bots:
+        player = bot if isinstance(bot, Player) else getattr(bot, "player", None)
+        if not isinstance(player, Player):
+            return None
+        players.append(player)
+    return players
+
+
+__all__ = ["KINDS", "Bot", "LazyRandom", "PlayerBot", "RandomBot", "kernel_players", "make_bot"]

@@ -62,7 +62,7 @@ from ..errors import CardCodeError, CardlabError, IllegalActionError, sentence
 from ..game import list_games
 from ..replay import Replay
 from ..view.assets import module, stylesheet
-from ..view.wording import Context, card_faces, centre, seat_private, seat_public, signed
+from ..view.wording import Context, card_faces, seat_private, signed
 from ..words import names_and, plural
 from .tries import HINT, SESSION, SHOWN, TRY_AGAIN, Feedback, Session, Tries
 
@@ -96,7 +96,7 @@ def table_view(replay: Replay, pos: dict[str, Any], *, totals: bool = True, turn
     seats = []
     at_deal = list(pos.get("totals") or [0] * len(ctx.seats))
     for s, name in enumerate(ctx.seats):
-        public = seat_public(ctx, pos, s, False, at_deal)
+        public = ctx.table_words.seat_public(ctx, pos, s, False, at_deal)
         info = list(public["i"])
         if not totals and pos.get("totals") is not None and info:
             info = info[:-1]  # seat_public puts the score line last
@@ -108,7 +108,7 @@ def table_view(replay: Replay, pos: dict[str, Any], *, totals: bool = True, turn
                       "count": held if isinstance(held, int) else len(held),
                       "legal": private.get("lg", []) if legal else []})
     out: dict[str, Any] = {}
-    centre(ctx, pos, completed, out)
+    ctx.table_words.centre(ctx, pos, completed, out)
     tk = out.get("tk")
     if tk is not None and not winner:
         tk = {k: v for k, v in tk.items() if k not in ("w", "why")}

@@ -39,7 +39,7 @@ from ..loader import load
 from ..replay import Replay
 from ..table import Table, new_game
 from ..view.assets import module, stylesheet
-from ..view.wording import card_faces, pretty
+from ..view.wording import Context, card_faces, pretty
 from ..words import names_and, plural
 
 anywidget = require("anywidget")  # the widgets extra: pip install 'cardlab[widgets]'
@@ -619,26 +619,9 @@ class Recorder:
                 "x": word, "labels": labels, "points": points}
 
     def _centre(self, pos: dict[str, Any], used: set[str]) -> list[list[Any]]:
-        """Lines of the centre of the table: ``[label, text, [codes]]``."""
-        seats = self.replay.seats
-        lines: list[list[Any]] = []
-        if pos.get("trump") is not None or "trump" in pos:
-            lines.append(["trump", str(pos.get("trump") or "none (gray)"), []])
-        if pos.get("turned"):
-            lines.append(["turned up", "", [pos["turned"]]])
-        hat = pos.get("hat")
-        if isinstance(hat, dict) and hat.get("chosen"):
-            holder = hat.get("holder")
-            lines.append(["Bob's Hat", f"{hat['value']:+d}" + (
-                f", held by {seats[holder]}" if holder is not None else ""), []])
-        trick = pos.get("trick")
-        if isinstance(trick, dict) and trick.get("cards"):
-            lines.append(["trick", ", ".join(seats[s] for s, _ in trick["cards"]),
-                          [code for _, code in trick["cards"]]])
-        if pos.get("call_card"):
-            called = pos.get("called_symbol")
-            lines.append(["call card", f"called: {called}" if called else "", [pos["call_card"]]])
-            lines.append(["stock", plural(pos.get("stock_size", 0), "card"), []])
+        """Lines of the centre of the table: ``[label, text, [codes]]``, as the game's
+        table words say them (:meth:`cardlab.tablewords.TableWords.recorder_lines`)."""
+        lines = self.replay.rules.game.table_words.recorder_lines(Context(self.replay), pos)
         for line in lines:
             used.update(line[2])
         return lines

@@ -35,9 +35,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, kernel_players, make_bot
 from ..cards import seeded_rng
 from ..game import State
+from ..kernel import play_hand
 from ..records import HandRecorder
 from ..replay import Replay
 from ..table import Table
@@ -61,6 +62,10 @@ class Chunk:
 
 
 # -- playing -------------------------------------------------------------------------------
+
+def _no_numbers() -> float:
+    raise AssertionError("only a game of random bots draws the table's random numbers")
+
 
 def _counting(rand: Callable[[], float]) -> tuple[Callable[[], float], Any]:
     """``rand`` with a count of its calls, all in C (no Python frame per call): the engine's
@@ -145,7 +150,11 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                 state.apply_chance(state.seeded_chance(seed))
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
-        rand = seeded_rng(seed, "simulate-random").random
+        # bots the kernel plays a whole hand with, in one call (when not recording)
+        players = None if all_random or table is not None else kernel_players(bots, state)
+        # the table's generator: only an all-random game draws from it (seeding one costs
+        # more than a hand of the compiled bots' play)
+        rand = seeded_rng(seed, "simulate-random").random if all_random else _no_numbers
         counted, counter = _counting(rand)
         mark = next(counter)  # each next() takes a number too: actions = difference - 1
         before = [0] * n
@@ -162,6 +171,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False,
                 played = -mark
                 mark = next(counter)
                 played += mark - 1
+            elif players is not None:
+                played = play_hand(state, players)  # type: ignore[arg-type]  # a trick table
             else:
                 legal = state.legal_actions
                 to_act = state.to_act

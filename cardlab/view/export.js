@@ -2,8 +2,8 @@
 // notebook's HTML export: `jupyter nbconvert --to html` draws widgets with a widget manager
 // loaded from a CDN, so offline a viewer would be blank there.
 //
-// Where the widget itself is drawn (JupyterLab, Voilà, an export online), its stylesheet
-// (viewer.css) hides the box and this script does nothing. Where it is not, the script draws
+// Where the widget itself is drawn (JupyterLab, where it is tested), its stylesheet
+// (viewer.css) comes with it and hides the box, and this script does nothing. Where it is not, the script draws
 // the viewer from the widget's own saved state, which the export holds in
 // <script type="application/vnd.jupyter.widget-state+json">: the widget's module (`_esm`),
 // stylesheet (`_css`), packed movie and position. So a saved notebook holds each of them

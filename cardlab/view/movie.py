@@ -51,22 +51,15 @@ from ..seatview import (
 )
 from .evals import decisions_data, eval_entry
 from .wording import (
-    BADGES,
     RING,
     RING_4,
     Context,
     card_faces,
-    centre,
     chart_points,
-    explain,
     hand_ended,
-    hand_title,
     pretty,
-    result_text,
     seat_private,
-    seat_public,
     sheet_rows,
-    status_line,
     trick_key,
 )
 
@@ -215,7 +208,7 @@ def _walk(ctx: Context, state: State, line: _Line, views: list[_View],
                    completed, None if last else actions[k].act, shared)
             if k == 0:
                 entry: dict[str, Any] = {"i": line.hand + 1, "s": step,
-                                         "t": hand_title(ctx, pos)}
+                                         "t": ctx.table_words.hand_title(ctx, pos)}
                 if shown_note is not None:
                     entry["n"] = shown_note
                 view.hands.append(entry)
@@ -346,18 +339,20 @@ def _sheet_and_points(ctx: Context, pos: dict[str, Any], game_over: bool) -> dic
 def _public(ctx: Context, state: State, pos: dict[str, Any], shown_act: tuple[int, str] | None,
             k: int, ended: bool, game_over: bool, at_deal: list[int],
             completed: bool) -> dict[str, Any]:
+    words = ctx.table_words
     public: dict[str, Any] = {
-        "st": status_line(ctx, pos, shown_act, k),
-        "seats": [seat_public(ctx, pos, s, ended, at_deal) for s in range(len(ctx.seats))],
+        "st": words.status_line(ctx, pos, shown_act),
+        "seats": [words.seat_public(ctx, pos, s, ended, at_deal)
+                  for s in range(len(ctx.seats))],
         **_sheet_and_points(ctx, pos, game_over),
         "hn": pos.get("hand"),
     }
-    centre(ctx, pos, completed, public)
-    teaching = explain(ctx, pos, state, k)
+    words.centre(ctx, pos, completed, public)
+    teaching = words.explain(ctx, pos, state, k)
     if teaching:
         public["ex"] = teaching
     if ended and pos.get("totals") is not None:
-        public["res"] = result_text(ctx, pos, at_deal, game_over)
+        public["res"] = words.result_text(ctx, pos, at_deal, game_over)
     return public
 
 
@@ -611,7 +606,7 @@ def assemble(replay: Replay, views: dict[str, Any], lang: str, explore: bool) ->
         "lang": lang,
         "explore": explore,
         "cards": {code: faces[code] for code in sorted(used)},
-        "badges": BADGES,
+        "badges": replay.rules.game.table_words.BADGES,
         "lines": [{"hand": None if h is None else h + 1, "path": [list(p) for p in path]}
                   for h, path in lines],
         "places": places,

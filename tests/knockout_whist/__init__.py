@@ -62,6 +62,7 @@ from cardlab.games.trick_taking.advice import TrickGame, play_outcome
 from cardlab.records import Records
 
 from .engine import DECK, KnockoutWhistRules, KnockoutWhistState
+from .words import KnockoutWords
 
 if TYPE_CHECKING:
     from cardlab.solvekernel import Search
@@ -75,6 +76,7 @@ class KnockoutWhist(TrickGame):
     rules_class = KnockoutWhistRules
     game_type = GameType(tricks=True, exact_solver=True)
     marks = SUIT_MARK  # "trump hearts" reads "trump ♥ hearts"
+    table_words = KnockoutWords()  # the knocked-out seats, in the game's own words
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot

@@ -34,10 +34,13 @@ import test_view
 import cardlab
 from cardlab.bots import make_bot
 from cardlab.cli import run
+from cardlab.cursor import Cursor
 from cardlab.errors import IllegalActionError
 from cardlab.game import get_game, list_games
+from cardlab.lessons.exercises import table_view
 from cardlab.view.movie import build_movie, iter_frames
 from cardlab.view.wording import plural
+from cardlab.words import names_and
 
 from . import advice, bot, brute, engine, records, referee
 from . import registered as registered_game
@@ -335,6 +338,25 @@ def test_the_movie_says_what_happened(knockout_whist):
     out = [replay.seats[s] for s, total in enumerate(replay.totals) if total == 0]
     assert out and all(f"{name} " in last for name in out)
     assert "knocked out" in last and "The game is over" in last
+
+
+def test_its_own_table_words_show_in_every_view(knockout_whist):
+    """The fixture's table words (its folder's ``words.py``) add a badge and a teaching
+    line: the viewer, a seat's movie and a lesson's table show them, and nothing outside
+    the folder knows them."""
+    replay = _long_game({"players": 3}, hands=1)
+    out = [replay.seats[s] for s, total in enumerate(replay.totals or ()) if total == 0]
+    assert out
+    for seat in (None, 0):
+        movie = build_movie(replay, seat=seat)
+        assert movie["badges"]["out"] == "knocked out"
+        view = "" if seat is None else replay.seats[seat]
+        end = list(iter_frames(movie, 0, view))[-1]  # the main line
+        badged = [replay.seats[int(s)] for s, box in end["seats"].items() if "out" in box["b"]]
+        assert badged == out
+        assert end["ex"].startswith(names_and(out) + " took no trick")
+    table = table_view(replay, Cursor(replay, hand=len(replay.hands)).last().position)
+    assert [box["name"] for box in table["seats"] if "out" in box["badges"]] == out
 
 
 # -- the recorder ----------------------------------------------------------------------------

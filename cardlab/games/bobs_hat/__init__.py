@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...game import (
@@ -37,6 +38,7 @@ from ..trick_taking.state import TrickTaking
 from .bot import choose_hat
 from .engine import DECK, HAT_PLUS, HAT_RANKS, NO_BID, TRUMP_CARDS, BobsHatRules, BobsHatState
 from .records import RECORDS
+from .words import BobsHatWords
 
 if TYPE_CHECKING:
     from ...solvekernel import Search
@@ -54,6 +56,7 @@ class BobsHat(TrickGame):
                                     ("play", "Which card do you play?"),
                                     ("hat", "What do you make Bob's Hat worth?")))
     marks = COLOUR_MARK
+    table_words = BobsHatWords()
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
@@ -82,6 +85,18 @@ colour taken than anyone else and scores 5 + those cards, a miss −5; ...
                 "bid is made with strictly fewer cards taken than anyone else and scores the "
                 f"number of cards dealt to each{double}, and a miss loses as much; a tie "
                 "fails; whoever holds Bob's Hat at the end scores its value")
+
+    def trick_facts(self, position: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+        """Who holds the hat after the trick (``hat_holder``, None for nobody)."""
+        if "hat" not in position:
+            return {}
+        holder = position["hat"]["holder"]
+        return {"hat_holder": None if holder is None else seats[holder]}
+
+    def seat_facts(self, position: dict[str, Any], seat: int) -> dict[str, Any]:
+        """Whether the seat holds the hat (``hat``)."""
+        hat = position.get("hat")
+        return {"hat": isinstance(hat, dict) and hat["holder"] == seat}
 
     def hand_parts(self, end: dict[str, Any], scores: list[int], ended: bool) -> HandParts:
         # The engine's score_parts, once the hand is over: each bid's points, the hat's and a

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any
 
-from ...solvekernel import taken_counts
+from ...kernel import taken_by_suit
 from .engine import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, BobsHatState, score_hand
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
@@ -51,12 +51,7 @@ def figures(end: BobsHatState, seat: int, start: BobsHatState) -> dict[str, floa
             end.hat_value if holder == seat else 0)
         out[MADE[flags]] = 1.0 if points > 0 else 0.0
     elif end.pending == "next" and flags != NO_BID:  # a hand scored (not one to be redealt)
-        suit_of = end.suit_of
-        taken = [[0, 0, 0] for _ in end.bids]
-        for _, cards, winner in end.history:
-            row = taken[winner]
-            for card in cards:
-                row[suit_of[card]] += 1
+        taken = end.taken()
         mine = taken[seat]
         others = [row for s, row in enumerate(taken) if s != seat]
         for suit in (0, 1, 2):
@@ -92,7 +87,7 @@ def outcome(end: Any, seat: int, memo: dict[tuple[Any, ...], Any] | None = None
     dict) the outcome is kept under everything ``score_hand`` reads; the figures returned
     are then shared: read them, do not change them.
     """
-    taken = taken_counts(end.history, end.suit_of, end.nseats, 3)
+    taken = taken_by_suit(end)
     holder = end.hat_holder()
     options = end.rules.options
     key = (seat, holder, end.hat_value, end.size, options["negative_scoring"],

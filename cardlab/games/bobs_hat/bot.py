@@ -14,9 +14,10 @@ its own bids and the hat's value (which the dealer chose, or which is public).
 
 from __future__ import annotations
 
-from ...cards import seeded_rng
+from ...bots import LazyRandom, PlayerBot
 from ...game import State
-from .engine import BID, DECK, FEWEST, HAT_MINUS, HAT_PLUS, IS_HAT, MOST, BobsHatState
+from .engine import BID, DECK, FEWEST, HAT_CARDS, HAT_MINUS, HAT_PLUS, MOST, BobsHatState
+from .kernel import HeuristicPlayer
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
@@ -37,18 +38,34 @@ def choose_hat(held: list[list[int]], trump: int) -> int:
     return HAT_PLUS if strong >= 2 else HAT_MINUS
 
 
-class HeuristicBot:
+class HeuristicBot(PlayerBot):
+    """The heuristic bot: the hat and the bids here, the card play by the compiled
+    :class:`~cardlab.games.bobs_hat.kernel.HeuristicPlayer` (its ``player``, which
+    simulations and the advisor's rollouts call from the kernel).
+
+    >>> import cardlab
+    >>> table = cardlab.new_game("bobs-hat", players=3, seed=4, hands=1)
+    >>> table.play(HeuristicBot(0))
+    >>> table.state.is_game_over()
+    True
+    """
+
+    player: HeuristicPlayer
+
     def __init__(self, seed: int | str = 0) -> None:
-        self.rng = seeded_rng(seed, "bobs-hat-heuristic")
+        self.player = HeuristicPlayer(LazyRandom(seed, "bobs-hat-heuristic"), self._decide,
+                                      RANK_OF, HAT_CARDS)
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, BobsHatState)
+        return self.player.act(state, seat)
+
+    def _decide(self, state: BobsHatState, seat: int) -> int:
+        """The hat or a bid (the player's other phases)."""
         legal = state.legal_actions()
         if legal[0] >= HAT_PLUS:
             return self._hat(state, seat)
-        if legal[0] > BID:
-            return self._bid(state, seat, legal)
-        return self._play(state, seat, legal)
+        return self._bid(state, seat, legal)
 
     def _hat(self, state: BobsHatState, seat: int) -> int:
         return choose_hat(state.hands[seat], state.trump)
@@ -75,56 +92,7 @@ class HeuristicBot:
             flags = MOST[max(range(3), key=lambda s: (strength[s], self.rng.random()))]
         return BID + flags if BID + flags in legal else legal[0]
 
-    def _play(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
-        # Runs at every card of every advisor rollout, hence one flat pass over the legal
-        # cards; ties go to the first card in the order legal_actions lists them (min and
-        # max keep it). tests/test_advisor_evaluate.py checks it against the plain version.
-        trick = state.trick
-        flags = state.bids[seat]
-        if not trick:
-            if flags & FEWEST:
-                return min(legal, key=RANK_OF.__getitem__)
-            wanted = [c for c in legal if flags & MOST[SUIT_OF[c]]]
-            return max(wanted or legal, key=RANK_OF.__getitem__)
-        best = state.win_card
-        best_suit = SUIT_OF[best]
-        trump = state.trump
-        # The cheapest winner (a non-trump first, then the lowest rank) and the dearest loser
-        # (a hat card last, then the highest rank), each as one number, the first kept on a tie.
-        winner, winner_key = -1, 1000
-        loser, loser_key = -1, -1
-        for card in legal:
-            suit = SUIT_OF[card]
-            if (card > best) if suit == best_suit else (suit == trump):
-                key = (100 if suit == trump else 0) + RANK_OF[card]
-                if key < winner_key:
-                    winner, winner_key = card, key
-            else:
-                key = (0 if IS_HAT[card] else 100) + RANK_OF[card]
-                if key > loser_key:
-                    loser, loser_key = card, key
-        if winner >= 0:
-            # the trick's value for the seat, its first legal card on it: a card of a most
-            # suit +1, when it bid fewest -1 a card and -1 more, a hat card the hat value / 5
-            value = 0.0
-            hat = False
-            for card in trick:
-                if flags & MOST[SUIT_OF[card]]:
-                    value += 1
-                hat = hat or IS_HAT[card]
-            first = legal[0]
-            if flags & MOST[SUIT_OF[first]]:
-                value += 1
-            if flags & FEWEST:
-                value -= len(trick) + 2
-            if hat or IS_HAT[first]:
-                value += state.hat_value / 5
-            if value > 0:
-                return winner
-        if loser >= 0:
-            return loser
-        return min(legal, key=RANK_OF.__getitem__)
-
-    # The card play by its public name: the advisor's rollouts call it at every card of the
-    # play phase (legal: the state's legal actions), not through __call__'s phase dispatch.
-    play_card = _play
+    def play_card(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
+        """The card play alone (``legal``: the state's legal cards, which it reads itself):
+        the advisor's rollouts call it at every card, not through the phase dispatch."""
+        return self.player.card(state, seat)

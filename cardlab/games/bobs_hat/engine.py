@@ -21,9 +21,10 @@ from typing import Any
 
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
-from ...kernel import dealer_of_hand, seeded_stream
+from ...kernel import dealer_of_hand, last_taker, mask_of, seeded_stream, taken_by_suit
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
+from .kernel import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
 
 SUITS = ("blue", "red", "black")
 TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
@@ -37,15 +38,13 @@ DECK = SuitedDeck(
 )
 HAT_RANKS = (14, 15)
 IS_HAT = tuple(rank in HAT_RANKS for rank in DECK.rank_of)
+HAT_CARDS = mask_of([card for card, hat in enumerate(IS_HAT) if hat])  # as bits
 FIRST_HAND_SIZE = 5
 DEFAULT_HANDS = {3: 12, 4: 10, 5: 8}
 
-# Bids are bit flags on top of BID; the hat choice is HAT_PLUS / HAT_MINUS.
-MOST = (1, 2, 4)  # most blue, most red, most black
-FEWEST, DOUBLE, NO_BID = 8, 16, 32
+# Bids are bit flags on top of BID (MOST, FEWEST, DOUBLE, NO_BID: the compiled part's, which
+# scores them); the hat choice is HAT_PLUS / HAT_MINUS.
 BID, HAT_PLUS, HAT_MINUS = 100, 200, 201
-BID_WORDS = {1: "most-blue", 2: "most-red", 4: "most-black", 8: "fewest",
-             24: "double-fewest"}
 RENEGE_PENALTY = -15
 
 PHASE_DEAL, PHASE_HAT, PHASE_BID, PHASE_OVER = "deal", "hat", "bid", "over"
@@ -495,13 +494,7 @@ class BobsHatState(TrickTaking):
 
     def taken(self) -> list[list[int]]:
         """Cards taken per seat per suit (blue, red, black) so far this hand."""
-        taken = [[0, 0, 0] for _ in range(self.rules.players)]
-        suit_of = DECK.suit_of
-        for _, cards, winner in self.history:
-            mine = taken[winner]
-            for card in cards:
-                mine[suit_of[card]] += 1
-        return taken
+        return taken_by_suit(self)
 
     def score_parts(self) -> list[dict[str, int]] | None:
         """Once a hand is over: each seat's points per bid, for the hat, and for a renege.
@@ -535,11 +528,7 @@ class BobsHatState(TrickTaking):
 
     def hat_holder(self) -> int:
         """Who holds Bob's Hat: the last to take a trick with a 14 or 15 in it, else -1."""
-        for _, cards, winner in reversed(self.history):
-            for card in cards:  # a plain loop: no generator per trick on the playout path
-                if IS_HAT[card]:
-                    return winner
-        return -1
+        return last_taker(self, HAT_CARDS)
 
     def _end_hand(self) -> None:
         taken = self.taken()
@@ -693,52 +682,6 @@ class BobsHatState(TrickTaking):
         return pos
 
 
-def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], size: int,
-               hat_holder: int, hat_value: int, negative_scoring: bool,
-               parts: list[dict[str, int]] | None = None) -> list[int]:
-    """Each seat's score for one hand, every bid scored on its own.
-
-    >>> # Anna bids most blue and takes 4 blue; Bob 3, Chris 1: 5 + 4 = 9.
-    >>> score_hand([1, 0, 0], [[4, 0, 0], [3, 0, 0], [1, 0, 0]], [8, 0, 0], 7, -1, 0, False)[0]
-    9
-
-    With ``parts`` (a list of one dict per seat), each bid's points and the hat's are
-    recorded there too: ``{"most-blue": 9, "hat": 0}``.
-    """
-    n = len(bids)
-    totals = [sum(t) for t in taken]
-    fewest = min(totals)
-    alone_fewest = totals.count(fewest) == 1
-    columns = [[t[suit] for t in taken] for suit in range(3)]
-    tops = [max(col) for col in columns]
-    alone_top = [col.count(top) == 1 for col, top in zip(columns, tops, strict=True)]
-    scores = [0] * n
-    for seat, flags in enumerate(bids):
-        if flags == NO_BID:
-            continue
-        for suit in (0, 1, 2):
-            if flags & MOST[suit]:
-                mine = taken[seat][suit]
-                # made: more than every other single player (or no card of the suit dealt)
-                if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
-                    points = 5 + mine
-                else:
-                    points = -5 - (mine if negative_scoring else 0)
-                scores[seat] += points
-                if parts is not None:
-                    parts[seat][BID_WORDS[MOST[suit]]] = points
-        if flags & FEWEST:
-            made = totals[seat] == fewest and alone_fewest
-            points = size * (2 if flags & DOUBLE else 1)
-            scores[seat] += points if made else -points
-            if parts is not None:
-                parts[seat][BID_WORDS[flags & (FEWEST | DOUBLE)]] = points if made else -points
-    if hat_holder >= 0 and bids[hat_holder] != NO_BID:
-        scores[hat_holder] += hat_value
-        if parts is not None:
-            parts[hat_holder]["hat"] = hat_value
-    return scores
-
-
-__all__ = ["BobsHatRules", "BobsHatState", "score_hand", "DECK", "IllegalActionError"]
+__all__ = ["BobsHatRules", "BobsHatState", "score_hand", "DECK", "IllegalActionError", "MOST",
+           "FEWEST", "DOUBLE", "NO_BID", "BID_WORDS"]
 BobsHatRules.state_class = BobsHatState

@@ -34,6 +34,7 @@ from ..trick_taking.advice import TrickGame, play_outcome
 from ..trick_taking.state import TrickTaking
 from .engine import BID, DECK, PHASE_BID, TedsGameRules, TedsGameState, score
 from .records import RECORDS
+from .words import TedsWords
 
 if TYPE_CHECKING:
     from ...solvekernel import Search
@@ -43,6 +44,7 @@ class TedsGame(TrickGame):
     rules_class = TedsGameRules
     game_type = GameType(tricks=True, exact_solver=True, hook=True, bids_tricks=True)
     marks = SUIT_MARK
+    table_words = TedsWords()
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot

@@ -12,14 +12,24 @@ won so far and the cards on the table.
   following, the cheapest winning card if it plays last, else the highest winner); once its
   bid is made it ducks: the highest card that does not win, or, when every card it may play
   wins, the highest one, to get rid of it.
+
+The choices are made by the compiled :class:`~cardlab.games.teds_game.kernel.HeuristicPlayer`
+(its ``player``), which simulations and the advisor's rollouts call from the kernel.
+
+>>> import cardlab
+>>> table = cardlab.new_game("teds-game", players=4, seed=7)
+>>> bot = HeuristicBot(1)
+>>> table.act(table.state.action_text(bot(table.state, table.state.to_act())))
+>>> table.replay.hands[0].actions[0].act
+'bid 2'
 """
 
 from __future__ import annotations
 
-from ...cards import seeded_rng
+from ...bots import LazyRandom, PlayerBot
 from ...game import State
-from ...kernel import beats
 from .engine import BID, DECK, NCARDS, TedsGameState
+from .kernel import HeuristicPlayer
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
@@ -29,18 +39,20 @@ VALUE = (tuple(1.5 * ((RANK_OF[c] - 2) / 12) ** 5 for c in range(NCARDS)),
 MEAN_VALUE = (sum(VALUE[1][:13]) + 3 * sum(VALUE[0][:13])) / NCARDS  # per card, one suit trump
 
 
-class HeuristicBot:
+class HeuristicBot(PlayerBot):
+    player: HeuristicPlayer
+
     def __init__(self, seed: int | str = 0) -> None:
-        self.rng = seeded_rng(seed, "teds-game-heuristic")
+        self.player = HeuristicPlayer(LazyRandom(seed, "teds-game-heuristic"), RANK_OF, VALUE,
+                                      MEAN_VALUE)
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, TedsGameState)
         legal = state.legal_actions()
         if legal[0] >= BID:
-            return self._bid(state, seat, legal)
-        return self._play(state, seat, legal)
+            return self.player.bid(legal, self.expected_tricks(state, seat))
+        return self.player.card(state, seat)
 
-    # -- bidding -------------------------------------------------------------------------
     def expected_tricks(self, state: TedsGameState, seat: int) -> float:
         """How many tricks this hand should take, from its cards and the trump alone.
 
@@ -50,48 +62,9 @@ class HeuristicBot:
         trick); an off-trump card 1.5 times its rank to the fifth power (aces count, low
         cards hardly).
         """
-        held = state.hands[seat]
-        trump = state.trump
-        mine = 0.0
-        for suit, cards in enumerate(held):
-            for card in cards:
-                mine += VALUE[suit == trump][card]
-        return min(mine / (state.rules.players * MEAN_VALUE), float(state.size))
+        return self.player.expected_tricks(state, seat)
 
-    def _bid(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
-        expected = self.expected_tricks(state, seat)
-        wanted = int(expected + 0.5)
-        allowed = [a - BID for a in legal]
-        if wanted in allowed:
-            return BID + wanted
-        # the hook forbids it: the nearer allowed bid, below on a tie (or at random when
-        # the expectation sits right between them)
-        best = min(allowed, key=lambda b: (abs(b - expected), b > wanted, self.rng.random()))
-        return BID + best
-
-    # -- play ----------------------------------------------------------------------------
-    def _play(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
-        short = state.bids[seat] - state.tricks_won[seat]
-        trump = state.trump
-        if not state.trick:
-            if short > 0:  # lead the strongest card: an off-trump ace first, else trump high
-                return max(legal, key=lambda c: (RANK_OF[c], SUIT_OF[c] == trump))
-            return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        best = state.win_card
-        best_suit = SUIT_OF[best]
-        winners = [c for c in legal if beats(c, SUIT_OF[c], best, best_suit, trump)]
-        losers = [c for c in legal if c not in winners]
-        last = len(state.trick) == state.rules.players - 1
-        if short > 0:
-            if winners:
-                if last:
-                    return min(winners, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-                return max(winners, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
-            return min(legal, key=lambda c: (SUIT_OF[c] == trump, RANK_OF[c]))
-        if losers:  # made (or over): duck with the highest card that still loses
-            return max(losers, key=lambda c: (SUIT_OF[c] != trump, RANK_OF[c]))
-        return max(legal, key=lambda c: RANK_OF[c])
-
-    # The card play by its public name: the advisor's rollouts call it at every card of the
-    # play phase (legal: the state's legal actions), not through __call__'s phase dispatch.
-    play_card = _play
+    def play_card(self, state: TedsGameState, seat: int, legal: list[int]) -> int:
+        """The card play alone (``legal``: the state's legal cards, which it reads itself):
+        the advisor's rollouts call it at every card, not through the phase dispatch."""
+        return self.player.card(state, seat)

@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ...cards import seeded_cards
@@ -363,17 +362,9 @@ class TedsGameState(TrickTaking, TedsKernel):
                 return
         raise self.refuse(self._wrong_action(action), self._text(action))
 
-    def random_playout(self, rand: Callable[[], float]) -> None:
-        """Finish the hand with random legal actions, as :meth:`TrickTaking.random_playout`.
-
-        The bids are chosen here without copying the list of legal bids, with the same
-        result: the ``int(rand() * n)``-th of the ``n`` bids ``legal_actions`` lists.
-        """
-        while self.phase == PHASE_BID:
-            bids = self.legal_ready
-            assert bids is not None  # always ready while bidding (see _legal_other)
-            take_bid(self, bids[int(rand() * len(bids))] - BID)
-        super().random_playout(rand)
+    # the hand's random playout, bids and cards, is the compiled TedsKernel's (TrickTaking's,
+    # first in the order of the bases, plays the bids one Python step at a time)
+    random_playout = TedsKernel.random_playout
 
     def _hook_reason(self, forbidden: int) -> str:
         others = self.bid_total
@@ -419,7 +410,7 @@ class TedsGameState(TrickTaking, TedsKernel):
         rules give no penalty, so no score changes.
         """
         seat = self.turn
-        self.reneges.append((len(self.history) + 1, seat, card))
+        self.reneges.append((len(self.winners) + 1, seat, card))
         self.renege = (seat, card)
         self._play_anyway(card)
 

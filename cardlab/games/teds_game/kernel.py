@@ -18,17 +18,24 @@ Python and plays the same games (``tests/test_kernel.py``).
 
 from __future__ import annotations
 
-from typing import Final, cast
+from collections.abc import Callable
+from typing import Any, Final, cast
 
 from mypy_extensions import i64, mypyc_attr
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
 from cardlab.kernel import (
     PLAY,
+    Player,
     TrickKernel,
+    _choices,
+    beats,
+    bit,
     copy_tricks,
     deal_into,
     dealer_of_hand,
+    held_by,
+    low_card,
     play_cards,
     seeded_stream,
 )
@@ -108,15 +115,15 @@ class TedsKernel(TrickKernel):
     """
 
     sizes: tuple[int, ...]  # cards each, hand by hand
-    first_dealer: int
-    dealer: int
-    hand_no: int  # the hand being played, from 1 (0 before the first deal)
-    size: int  # cards each in this hand (0 before the first deal)
-    turned: int  # the card turned up for trump, -1 before the first deal
+    first_dealer: i64
+    dealer: i64
+    hand_no: i64  # the hand being played, from 1 (0 before the first deal)
+    size: i64  # cards each in this hand (0 before the first deal)
+    turned: i64  # the card turned up for trump, -1 before the first deal
     bids: list[int]  # per seat, -1 before the seat bids
-    nbids: int
-    bid_total: int
-    hook: int  # the bid the hook forbade the dealer (-1: none, or not yet known)
+    nbids: i64
+    bid_total: i64
+    hook: i64  # the bid the hook forbade the dealer (-1: none, or not yet known)
     row: list[int]  # this hand's scores, per seat
     sheet: list[list[int]]  # a row per hand scored
     bid_actions: list[int]  # the bids of this hand (never changed)
@@ -144,6 +151,17 @@ class TedsKernel(TrickKernel):
         turned = deal_into(self, stream, size, left, left, NSUITS)
         self.trump = self.suit_of[turned]
         begin_bids(self, turned, dealer, hand, size)
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Finish the hand with random legal actions: each the ``int(rand() * n)``-th of the
+        ``n`` actions ``legal_actions`` lists (the bids, with the hook, then the cards
+        through :func:`~cardlab.kernel.play_cards`), in one compiled call."""
+        while self.phase is PHASE_BID:
+            bids = self.legal_ready
+            assert bids is not None  # always ready while bidding (see begin_bids, take_bid)
+            take_bid(self, bids[int(rand() * len(bids))] - BID)
+        if self.phase is PLAY:
+            play_cards(self, -1, rand)
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act: a card through
@@ -272,3 +290,110 @@ def dealer_bids(table: TedsKernel) -> list[int]:
     if size < len(HOOKED_BIDS):
         return HOOKED_BIDS[size][forbidden]
     return hooked(size, forbidden)
+
+
+class HeuristicPlayer(Player):
+    """The heuristic bot's choices (``cardlab.games.teds_game.bot``, which documents them),
+    compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
+    it with no Python frame a step. ``ranks``: each card's rank; ``values``: what a card is
+    worth toward a trick, ``values[is trump][card]``; ``mean``: a card's mean worth.
+    """
+
+    def __init__(self, rng: Any, ranks: tuple[int, ...],
+                 values: tuple[tuple[float, ...], tuple[float, ...]], mean: float) -> None:
+        self.rng = rng
+        self.ranks = ranks
+        self.values = values
+        self.mean = mean
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        mine = cast(TedsKernel, table)
+        if mine.phase is PHASE_BID:
+            bids = mine.legal_ready
+            assert bids is not None  # always ready while bidding
+            return self.bid(bids, self.expected_tricks(mine, seat))
+        return self.card(mine, seat)
+
+    def expected_tricks(self, table: TedsKernel, seat: int) -> float:
+        """The tricks the seat's hand should take: its cards' worth over an average hand's."""
+        worth = 0.0
+        trump = table.trump
+        suit_of = table.suit_of
+        held = held_by(table, seat)
+        while held:  # ascending: suit by suit, each suit's cards in order
+            card = low_card(held)
+            worth += self.values[1 if suit_of[card] == trump else 0][card]
+            held &= held - 1
+        return min(worth / (float(table.nseats) * self.mean), float(table.size))
+
+    def bid(self, legal: list[int], expected: float) -> int:
+        """The bid of ``legal`` for ``expected`` tricks: rounded; under the hook the nearer
+        allowed bid (the lower on a tie; a random number per allowed bid breaks an exact
+        tie)."""
+        wanted = int(expected + 0.5)
+        if BID + wanted in legal:
+            return BID + wanted
+        best = -1
+        best_gap = 0.0
+        best_over = False
+        best_draw = 0.0
+        for action in legal:  # min over (gap, above the wanted bid, a random number)
+            bid = action - BID
+            gap = abs(float(bid) - expected)
+            over = bid > wanted
+            draw: float = self.rng.random()
+            if best < 0 or gap < best_gap or (gap == best_gap and (
+                    (not over and best_over) or (over == best_over and draw < best_draw))):
+                best, best_gap, best_over, best_draw = bid, gap, over, draw
+        return BID + best
+
+    def card(self, table: TedsKernel, seat: int) -> int:
+        """While short of its bid, win the trick (lead its strongest card; follow with the
+        cheapest winner when last, else the highest); once made, duck with the highest card
+        that loses (or, when every card wins, the highest)."""
+        short = table.bids[seat] - table.tricks_won[seat]
+        trump = table.trump
+        suit_of = table.suit_of
+        ranks = self.ranks
+        legal = _choices(table, held_by(table, seat))
+        if table.led < 0:  # leading: the strongest card, or the weakest (a non-trump first)
+            if short > 0:
+                return _best(legal, suit_of, ranks, trump, True, 2, 0, 1)
+            return _best(legal, suit_of, ranks, trump, False, 1, 0, 100)
+        best = table.win_card
+        best_suit = suit_of[best]
+        winners: i64 = 0
+        rest = legal
+        while rest:
+            card = low_card(rest)
+            if beats(card, suit_of[card], best, best_suit, trump):
+                winners |= bit(card)
+            rest &= rest - 1
+        losers = legal & ~winners
+        if short > 0:
+            if winners:
+                if len(table.played) - len(table.winners) * table.nseats == table.nseats - 1:
+                    return _best(winners, suit_of, ranks, trump, False, 1, 0, 100)
+                return _best(winners, suit_of, ranks, trump, True, 1, 100, 0)
+            return _best(legal, suit_of, ranks, trump, False, 1, 0, 100)
+        if losers:
+            return _best(losers, suit_of, ranks, trump, True, 1, 100, 0)
+        return _best(legal, suit_of, ranks, trump, True, 1, 0, 0)
+
+
+def _best(cards: i64, suit_of: tuple[int, ...], ranks: tuple[int, ...], trump: i64,
+          highest: bool, rank_weight: i64, other_weight: i64, trump_weight: i64) -> int:
+    """The card of ``cards`` with the highest (or lowest) key ``rank * rank_weight`` plus
+    ``trump_weight`` for a trump or ``other_weight`` for a card of another suit; the first in
+    suit order on a tie (as ``max``/``min`` over the legal actions keep it)."""
+    out = -1
+    out_key: i64 = 0
+    while cards:
+        card = low_card(cards)
+        key: i64 = ranks[card] * rank_weight + (
+            trump_weight if suit_of[card] == trump else other_weight)
+        if out < 0 or (key > out_key if highest else key < out_key):
+            out = card
+            out_key = key
+        cards &= cards - 1
+    return out

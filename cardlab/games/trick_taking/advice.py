@@ -22,12 +22,15 @@ from typing import Any
 from ...game import Game, Outcome, Sampler, SeatView, State
 from .sampler import TrickSampler
 from .state import TrickTaking
+from .words import TrickWords
 
 
 class TrickGame(Game):
     """A trick-taking game: its states are :class:`~.state.TrickTaking`, its sampler is the
     shared :class:`~.sampler.TrickSampler`, which asks the hooks below about the game's
     hidden actions. The defaults: no action is hidden."""
+
+    table_words = TrickWords()
 
     def sampler(self, view: SeatView) -> Sampler:
         return TrickSampler(view)

@@ -33,7 +33,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from ...errors import CardlabError
 from ...game import Bot, RolloutBot, SeatView
-from ...kernel import hands_by_suit
 from ...solvekernel import deal_direct, deal_reject
 from .state import SuitedDeck, TrickTaking
 
@@ -383,11 +382,9 @@ class TrickSampler:
 
     def _fill(self, layout: list[list[int]]) -> TrickTaking:
         state = self.template.clone()
-        by_suit = hands_by_suit(layout, self.deck.suit_of, len(self.deck.suits))
-        dealt = list(state.dealt_hands)
-        for s, cards, held in zip(self.others, layout, by_suit, strict=True):
-            state.hands[s] = held
-            dealt[s] = self.played[s] + cards
+        dealt = state.dealt_hands
+        for s, cards in zip(self.others, layout, strict=True):
+            dealt[s] = self.played[s] + cards  # it holds them less those it played
         state.dealt_hands = dealt
         return state
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from ...cards import Deck
 from ...game import State
-from ...kernel import PLAY, TABLE_FIELDS, TrickKernel, fails_to_follow, play_cards
+from ...kernel import PLAY, TABLE_FIELDS, TrickKernel, fails_to_follow, force_card, play_cards
 from ...words import names_and
 
 T = TypeVar("T", bound="TrickTaking")
@@ -171,21 +171,15 @@ class TrickTaking(TrickKernel, State):
 
     def _force_play(self, card: int) -> None:
         """Table mode: put a held card on the trick even though it reneges (hand abandoned)."""
-        self.hands[self.turn][self.suit_of[card]].remove(card)
-        self.trick.append(card)
+        self.gone |= 1 << card
+        self.played.append(card)
 
     def _play_anyway(self, card: int) -> None:
         """Table mode: play a held card that reneges, and go on with the trick as played.
 
         The card counts as a card of its own suit (so a renegade trump can win the trick).
         """
-        held = self.hands[self.turn]
-        led = self.led
-        kept, held[led] = held[led], []  # hide the suit led so the ordinary play accepts it
-        try:
-            self.apply(card)
-        finally:
-            held[led] = kept
+        force_card(self, card)
 
     # -- teaching text -------------------------------------------------------------------
     def trick_cards(self, leader: int, cards: tuple[int, ...] | list[int]) -> list[list[Any]]:

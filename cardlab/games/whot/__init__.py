@@ -82,6 +82,7 @@ from .pack import (  # noqa: F401  (the pack's names are part of this module's A
 from .records import RECORDS
 from .rules import WhotRules
 from .state import WhotState
+from .words import POINTS_WORD, WhotWords
 
 WhotRules.state_class = WhotState
 
@@ -95,12 +96,13 @@ class Whot(Game):
 
     rules_class = WhotRules
     game_type = GameType(hand_word="game", whole_word="rubber", shedding=True,
-                         draws_at_table=True, points_word="points against",
+                         draws_at_table=True, points_word=POINTS_WORD,
                          setup_word="cut", sheet_label="game ",
                          questions=(("play", "Which card do you play?"),
                                     ("draw play", "Which card do you play, or do you draw?"),
                                     ("draw", "Do you draw?")))
     marks = SHAPE_MARK
+    table_words = WhotWords()
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
         from .bot import HeuristicBot
@@ -130,6 +132,11 @@ class Whot(Game):
         return ("the first player out of cards scores nothing; everyone else scores against "
                 "himself the cards left in his hand: each card its number, a star double, a "
                 "WHOT 20")
+
+    def play_facts(self, position: dict[str, Any]) -> dict[str, Any]:
+        """The call card and the shape called, after the play."""
+        return {"call_card": position.get("call_card"),
+                "called_symbol": position.get("called_symbol")}
 
     def explain_score(self, position: dict[str, Any], seat: int, name: str) -> str | None:
         """The cards left in hand and their sum: each its number, a star double, a WHOT 20.

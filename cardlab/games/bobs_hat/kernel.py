@@ -1,0 +1,185 @@
+"""Where's Bob's Hat?: the part of its rules and of its heuristic bot that runs at every card
+of a simulation or an advisor's rollout, compiled with the kernel.
+
+The score of a hand (:func:`score_hand`, every bid scored on its own) and the heuristic bot's
+card play (:class:`HeuristicPlayer`) are written here, in plain typed Python that ``pip
+install`` compiles with mypyc in one library with :mod:`cardlab.kernel`; the game's engine
+(:mod:`cardlab.games.bobs_hat.engine`) and bot (:mod:`cardlab.games.bobs_hat.bot`) use them.
+Without a compiler this runs as ordinary Python and plays the same games
+(``tests/test_kernel.py``).
+
+>>> score_hand([MOST[0], FEWEST, NO_BID], [[4, 0, 0], [0, 1, 0], [2, 0, 0]], [6, 1, 0], 3,
+...            -1, 10, False)
+[9, 3, 0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, cast
+
+from mypy_extensions import i64
+
+# absolute, as in solvekernel: tests load this source on its own beside the compiled module
+from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, held_by, low_card
+
+# Bids are bit flags: most blue, most red, most black, fewest, doubled, no bid.
+MOST: Final = (1, 2, 4)
+FEWEST: Final = 8
+DOUBLE: Final = 16
+NO_BID: Final = 32
+BID_WORDS: Final = {1: "most-blue", 2: "most-red", 4: "most-black", 8: "fewest",
+                    24: "double-fewest"}
+
+
+def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], size: int,
+               hat_holder: int, hat_value: int, negative_scoring: bool,
+               parts: list[dict[str, int]] | None = None) -> list[int]:
+    """Each seat's score for one hand, every bid scored on its own.
+
+    >>> # Anna bids most blue and takes 4 blue; Bob 3, Chris 1: 5 + 4 = 9.
+    >>> score_hand([1, 0, 0], [[4, 0, 0], [3, 0, 0], [1, 0, 0]], [8, 0, 0], 7, -1, 0, False)[0]
+    9
+
+    With ``parts`` (a list of one dict per seat), each bid's points and the hat's are
+    recorded there too: ``{"most-blue": 9, "hat": 0}``.
+    """
+    n = len(bids)
+    totals = [sum(t) for t in taken]
+    fewest = min(totals)
+    alone_fewest = totals.count(fewest) == 1
+    columns = [[t[suit] for t in taken] for suit in range(3)]
+    tops = [max(col) for col in columns]
+    alone_top = [col.count(top) == 1 for col, top in zip(columns, tops, strict=True)]
+    scores = [0] * n
+    for seat, flags in enumerate(bids):
+        if flags == NO_BID:
+            continue
+        for suit in (0, 1, 2):
+            if flags & MOST[suit]:
+                mine = taken[seat][suit]
+                # made: more than every other single player (or no card of the suit dealt)
+                if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
+                    points = 5 + mine
+                else:
+                    points = -5 - (mine if negative_scoring else 0)
+                scores[seat] += points
+                if parts is not None:
+                    parts[seat][BID_WORDS[MOST[suit]]] = points
+        if flags & FEWEST:
+            made = totals[seat] == fewest and alone_fewest
+            points = size * (2 if flags & DOUBLE else 1)
+            scores[seat] += points if made else -points
+            if parts is not None:
+                parts[seat][BID_WORDS[flags & (FEWEST | DOUBLE)]] = points if made else -points
+    if hat_holder >= 0 and bids[hat_holder] != NO_BID:
+        scores[hat_holder] += hat_value
+        if parts is not None:
+            parts[hat_holder]["hat"] = hat_value
+    return scores
+
+
+
+class HeuristicPlayer(Player):
+    """The heuristic bot's card play (``cardlab.games.bobs_hat.bot``, which documents it),
+    compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
+    it with no Python frame a card. The hat and the bids, made once a hand, are ``other``'s
+    (the bot's own Python). ``ranks``: each card's rank; ``hats``: the hat cards as bits.
+    """
+
+    def __init__(self, rng: Any, other: Callable[[Any, int], int], ranks: tuple[int, ...],
+                 hats: i64) -> None:
+        self.rng = rng
+        self.other = other
+        self.ranks = ranks
+        self.hats = hats
+
+    def act(self, table: TrickKernel, seat: int) -> int:
+        if table.phase is PLAY:
+            return self.card(table, seat)
+        return self.other(table, seat)
+
+    def card(self, table: TrickKernel, seat: int) -> int:
+        """Value the trick for itself (cards of its most-suits, less the trick's size when it
+        bid fewest, the hat's value / 5 with a hat card), then win as cheaply as it can when
+        that value is positive, else duck under the winning card; ties go to the first card
+        in the order of the legal actions."""
+        state = cast(Any, table)  # the bids and the hat are the game's own attributes
+        flags: i64 = state.bids[seat]
+        suit_of = table.suit_of
+        ranks = self.ranks
+        legal = _choices(table, held_by(table, seat))
+        if table.led < 0:  # leading
+            if flags & FEWEST:
+                return _extreme(legal, ranks, False)
+            wanted: i64 = 0
+            rest = legal
+            while rest:
+                card = low_card(rest)
+                if flags & MOST[suit_of[card]]:
+                    wanted |= bit(card)
+                rest &= rest - 1
+            return _extreme(wanted if wanted else legal, ranks, True)
+        best = table.win_card
+        best_suit = suit_of[best]
+        trump = table.trump
+        hats = self.hats
+        # the cheapest winner (a non-trump first, then the lowest rank) and the dearest loser
+        # (a hat card last, then the highest rank), the first kept on a tie
+        winner: i64 = -1
+        winner_key: i64 = 1000
+        loser: i64 = -1
+        loser_key: i64 = -1
+        rest = legal
+        while rest:
+            card = low_card(rest)
+            suit = suit_of[card]
+            if beats(card, suit, best, best_suit, trump):
+                key: i64 = (100 if suit == trump else 0) + ranks[card]
+                if key < winner_key:
+                    winner, winner_key = card, key
+            else:
+                key = (0 if hats & bit(card) else 100) + ranks[card]
+                if key > loser_key:
+                    loser, loser_key = card, key
+            rest &= rest - 1
+        if winner >= 0:
+            # the trick's value for the seat, its first legal card on it: a card of a most
+            # suit +1, when it bid fewest -1 a card and -1 more, a hat card the hat value / 5
+            value = 0.0
+            hat = False
+            played = table.played
+            on_table = len(played) - len(table.winners) * table.nseats
+            for k in range(len(played) - on_table, len(played)):
+                card = played[k]
+                if flags & MOST[suit_of[card]]:
+                    value += 1
+                hat = hat or bool(hats & bit(card))
+            first = low_card(legal)
+            if flags & MOST[suit_of[first]]:
+                value += 1
+            if flags & FEWEST:
+                value -= float(on_table + 2)
+            if hat or hats & bit(first):
+                hat_value: int = state.hat_value
+                value += hat_value / 5
+            if value > 0:
+                return winner
+        if loser >= 0:
+            return loser
+        return _extreme(legal, ranks, False)
+
+
+def _extreme(cards: i64, ranks: tuple[int, ...], highest: bool) -> int:
+    """The card of ``cards`` of the highest (or lowest) rank, the first in suit order on a
+    tie (as ``max``/``min`` over the legal actions keep it)."""
+    out: i64 = -1
+    out_rank = 0
+    while cards:
+        card = low_card(cards)
+        rank = ranks[card]
+        if out < 0 or (rank > out_rank if highest else rank < out_rank):
+            out = card
+            out_rank = rank
+        cards &= cards - 1
+    return out
