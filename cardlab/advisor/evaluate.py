@@ -35,7 +35,7 @@ from ``seed``: the same call gives the same numbers.
   scoring (:mod:`cardlab.advisor.randomplay`, ``docs/advisor.md``). With the heuristic bot
   the playouts stop at the end of play and the game's own scoring function scores the hand
   once for the value and the figures (``Game.outcome``); one sample's playouts run in a
-  compiled loop (``cardlab.solvekernel.play_actions``). Either way the numbers are those of
+  compiled loop (``cardlab.rolloutkernel.play_actions``). Either way the numbers are those of
   the plain path, exactly.
 
 >>> import cardlab
@@ -64,7 +64,7 @@ from ..errors import CardlabError, OptionError, SolveBudgetError, brief
 from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
 from ..kernel import PLAY, Player, TrickKernel
 from ..replay import LinePath, Replay
-from ..solvekernel import play_actions
+from ..rolloutkernel import play_actions
 from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..words import plural
 from .randomplay import random_sums
