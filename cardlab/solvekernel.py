@@ -11,8 +11,12 @@ typed Python, like :mod:`cardlab.kernel`; ``pip install`` compiles the two in on
 when a C compiler is at hand, and :data:`COMPILED` says which one loaded.
 
 Cards are bits of an int (card ``c`` is ``1 << c``); within a suit the bit order is the rank
-order. The cards never change hands, so the set of cards still held says who holds each one,
-and with the leader and the score summary it is the whole key of the transposition table.
+order. The cards never change hands, so the set of cards still held says who holds each one.
+The transposition table, at each trick's start, keeps an answer for a whole class of
+positions (:mod:`cardlab.solveranks`): the same leader and summary part, the same shape, and
+the same holders of the cards whose ranks the search below read (``relevant``: each trick's
+winner when another card of its suit was on it, and the cards above). Every search has a
+budget of nodes (:meth:`Search.set_budget`): past it, :class:`~cardlab.errors.SolveBudgetError`.
 
 >>> # Two seats, one suit (cards 0-3, higher wins), no trump; seat 0 holds 0 and 3, seat 1
 >>> # holds 1 and 2. The summary counts seat 0's tricks; the leaf scores them as they are.
