@@ -266,7 +266,8 @@ class Search:
 
     # -- the cards that may be played ---------------------------------------------------
     def _legal(self, turn: int) -> int:
-        return self._follow(self.hands[turn])
+        # a seat's cards never change hands: those it held, still held
+        return self._follow(self.hands[turn] & self.remaining)
 
     def _follow(self, held: int) -> int:
         """The cards of ``held`` that may be played now (:func:`~cardlab.kernel.must_follow`):
@@ -303,7 +304,7 @@ class Search:
             most = reduced + left
             if self.trump >= 0:
                 trumps = self.remaining & self.suit_mask[self.trump]
-                mine = self.hands[self.seat]
+                mine = self.hands[self.seat] & self.remaining
                 while trumps:
                     top = trumps.bit_length() - 1
                     self.relevant |= 1 << top
@@ -444,7 +445,7 @@ class Search:
         """Every seat has one card left: the play is forced."""
         seat = leader
         for _ in range(self.nseats):
-            self._play(seat, self.hands[seat].bit_length() - 1)
+            self._play(seat, (self.hands[seat] & self.remaining).bit_length() - 1)
             seat = seat + 1 if seat + 1 < self.nseats else 0
         saved_summary = self.summary
         saved_hat = self.holder_is_seat
@@ -537,8 +538,6 @@ class Search:
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
         """The value once ``turn`` has played ``card``."""
         bit = 1 << card
-        hands = self.hands
-        hands[turn] ^= bit
         self.remaining ^= bit
         led, win_seat, win_card, units = self.led, self.win_seat, self.win_card, self.units
         leader = self.leader
@@ -563,7 +562,6 @@ class Search:
             self.trick_mask = trick_mask ^ bit
         self.led, self.win_seat, self.win_card, self.units = led, win_seat, win_card, units
         self.leader = leader
-        hands[turn] ^= bit
         self.remaining ^= bit
         return val
 

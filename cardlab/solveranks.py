@@ -104,10 +104,10 @@ class Ranks:
         self.shape_width = sum(self.shape_widths)
         self.sig_width = SIG_BITS * len(self.suits)
         # the positions prepared, one for each number of tricks left (``depth``): each
-        # suit's code (its cards' codes from the highest down) and how many cards it holds
+        # suit's code (its cards' codes from the highest down), how many cards it holds and
+        # its shape
         self.suit_codes: dict[int, tuple[int, int, int]] = {}
-        self.now_code = [0] * ((depth + 1) * len(self.suits))
-        self.now_len = [0] * ((depth + 1) * len(self.suits))
+        self.now: list[tuple[int, int, int]] = [(0, 0, 0)] * ((depth + 1) * len(self.suits))
 
     # -- classes of positions (partition search) -----------------------------------------
     def prepare(self, remaining: int, depth: int) -> int:
@@ -134,8 +134,7 @@ class Ranks:
                     rest ^= 1 << top
                 got = (code, length, pattern)
                 self.suit_codes[held] = got
-            self.now_code[at + i] = got[0]
-            self.now_len[at + i] = got[1]
+            self.now[at + i] = got
             shape = (shape << self.shape_widths[i]) | got[2]
         return shape
 
@@ -145,7 +144,7 @@ class Ranks:
         sig = 0
         at = depth * len(self.suits)
         for i in range(len(self.suits)):
-            sig |= self.now_len[at + i] << (SIG_BITS * i)
+            sig |= self.now[at + i][1] << (SIG_BITS * i)
         return sig
 
     def sig_code(self, sig: int, depth: int) -> int:
@@ -158,8 +157,8 @@ class Ranks:
         at = depth * len(self.suits)
         for i in range(len(self.suits)):
             top = (sig >> (SIG_BITS * i)) & SIG_MASK
-            key = ((key << (self.bits * top))
-                   | (self.now_code[at + i] >> (self.bits * (self.now_len[at + i] - top))))
+            code, length, _ = self.now[at + i]
+            key = (key << (self.bits * top)) | (code >> (self.bits * (length - top)))
         return key
 
     def signature(self, relevant: int, remaining: int) -> int:
