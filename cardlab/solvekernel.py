@@ -46,6 +46,7 @@ from cardlab.kernel import beats, must_follow
 from cardlab.solveranks import Classes, Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
+NO_CUT: Final = INF + 1  # Search._range_cut: no answer
 # The table is a cache: when it holds this many positions it keeps the half with the most
 # tricks left (Search._purge), which keeps a long search (10 cards each) within a few hundred
 # MB and changes no value.
@@ -298,10 +299,14 @@ class Search:
             return self._last_trick(leader)
         reduced = self.summary & self.key_mask
         if self.lo:
-            # the seat's tricks end between ``fewest`` and ``most``: its run of the highest
-            # trumps still held will win, and the highest trump held by another cannot
+            # the seat's tricks end between ``fewest`` and ``most``: first from the tricks
+            # left alone (no card relevant), then its run of the highest trumps still held
+            # will win, and the highest trump held by another cannot
             fewest = reduced
             most = reduced + left
+            cut = self._range_cut(fewest, most, alpha, beta)
+            if cut != NO_CUT:
+                return cut
             if self.trump >= 0:
                 trumps = self.remaining & self.suit_mask[self.trump]
                 mine = self.hands[self.seat] & self.remaining
@@ -314,13 +319,9 @@ class Search:
                         break
                     fewest += 1
                     trumps ^= 1 << top
-            if most < len(self.lo):
-                low = self.lo[fewest][most]
-                high = self.hi[fewest][most]
-                if low == high or high <= alpha:
-                    return high
-                if low >= beta:
-                    return low
+                cut = self._range_cut(fewest, most, alpha, beta)
+                if cut != NO_CUT:
+                    return cut
             self.relevant = 0
         bound = self.bound
         if bound is not None:
@@ -343,6 +344,19 @@ class Search:
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose(leader, alpha, beta, -1)
         return self._stored(leader, left, part, alpha, beta)
+
+    def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
+        """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
+        answers the window ``alpha``..``beta``, else :data:`NO_CUT`."""
+        if most >= len(self.lo):
+            return NO_CUT
+        low = self.lo[fewest][most]
+        high = self.hi[fewest][most]
+        if low == high or high <= alpha:
+            return high
+        if low >= beta:
+            return low
+        return NO_CUT
 
     def _stored(self, leader: int, left: int, part: int, alpha: int, beta: int) -> int:
         """:meth:`_boundary` through the table: every class of positions stored that this
