@@ -64,7 +64,8 @@ $(PY):
 # setuptools of pyproject.toml's [build-system]. Each install stamp is re-made when
 # pyproject.toml is newer than it.
 KERNEL_SOURCES := cardlab/kernel.py cardlab/games/teds_game/kernel.py \
-	cardlab/games/bobs_hat/kernel.py cardlab/solvekernel.py
+	cardlab/games/bobs_hat/kernel.py cardlab/solvekernel.py cardlab/solveranks.py \
+	cardlab/rolloutkernel.py
 BUILD_REQUIRES = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml | tr -d ',')
 
 $(VENV)/.stamp-kernel: $(KERNEL_SOURCES) setup.py | $(PY)

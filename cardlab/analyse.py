@@ -16,6 +16,11 @@ order, or on how many processes shared the work: ``workers=2`` gives the very sa
 ``workers=1``, and ``evaluate(replay, hand, index, rollouts=N, seed=record["seed"],
 bot=...)`` gives the record's numbers again.
 
+The ``exact`` bot's solves have a budget of ``nodes`` each (the solver's default unless told):
+a playout whose solve runs past it is finished by the heuristic bot, Monte Carlo as the other
+bots, and the decision's record says so in its ``note`` (docs/advisor.md). The budget counts
+nodes, not time, so the replay is the same on every machine.
+
 >>> import cardlab
 >>> from cardlab.bots import make_bot
 >>> game = cardlab.new_game("teds-game", players=3, seed=2, start_size=2)
@@ -37,6 +42,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .advisor.solver import NODES, check_nodes
 from .cursor import walk
 from .errors import CardlabError, OptionError, brief
 from .replay import Replay
@@ -87,9 +93,10 @@ def decision_points(replay: Replay, seat: int | None = None) -> list[DecisionPoi
 
 
 def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed: object,
-                  bot: object, workers: object) -> int | None:
+                  bot: object, workers: object, nodes: object = NODES) -> int | None:
     """Refuse a bad option before any work, naming it; return the seat number (or None)."""
     check_rollouts(rollouts)
+    check_nodes(nodes)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed is a whole number, not {brief(seed)}")
     if bot not in EVAL_BOTS:
@@ -103,16 +110,18 @@ def check_options(replay: Replay, seat: str | int | None, rollouts: object, seed
 
 
 def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, seed: int = 0,
-            bot: str = "heuristic", progress: bool = True, workers: int | None = 1) -> Replay:
+            bot: str = "heuristic", progress: bool = True, workers: int | None = 1,
+            nodes: int | None = NODES) -> Replay:
     """A copy of ``replay`` with an eval record on every decision of the main line (of
     ``seat`` only: its name or 0-based number), by :func:`cardlab.advisor.evaluate` with
-    ``rollouts`` samples per decision and the rollout ``bot``.
+    ``rollouts`` samples per decision, the rollout ``bot`` and the budget ``nodes`` of each
+    of the ``exact`` bot's solves (None: none).
 
     Eval records already on those actions are replaced; others are kept. ``progress`` draws
     a tqdm bar on standard error. ``workers`` processes share the decisions (``None``: one
     per core); the result is the same for any number (see the module's docstring).
     """
-    number = check_options(replay, seat, rollouts, seed, bot, workers)
+    number = check_options(replay, seat, rollouts, seed, bot, workers, nodes)
     out = replay.copy()
     points = decision_points(out, number)
     tasks = [(p.hand, p.index, decision_seed(seed, p.hand, p.index)) for p in points]
@@ -123,7 +132,7 @@ def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, 
     bar = tqdm(total=len(tasks), desc="analyse", unit="decision", file=sys.stderr,
                disable=not progress, leave=False)
     try:
-        for (hand, index, _), record in _results(out, tasks, rollouts, bot, count):
+        for (hand, index, _), record in _results(out, tasks, rollouts, bot, count, nodes):
             out.hands[hand - 1].actions[index].eval = record
             bar.update(1)
     finally:
@@ -132,17 +141,18 @@ def analyse(replay: Replay, seat: str | int | None = None, rollouts: int = 200, 
 
 
 def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: int, bot: str,
-             workers: int) -> Iterator[tuple[tuple[int, int, int], dict[str, Any]]]:
+             workers: int, nodes: int | None
+             ) -> Iterator[tuple[tuple[int, int, int], dict[str, Any]]]:
     if workers <= 1:
         for task in tasks:
-            yield task, _evaluate(replay, task, rollouts, bot)
+            yield task, _evaluate(replay, task, rollouts, bot, nodes)
         return
     from .workers import WorkerPool
 
     # Each worker loads the replay once; a job is three numbers, a result one record. The
     # workers exit with this process, however it ends (cardlab/workers.py).
     pool = WorkerPool(workers, setup=_start_worker, setup_args=(replay.to_json(), rollouts,
-                                                                  bot))
+                                                                  bot, nodes))
     todo = list(reversed(tasks))  # a stack: the next task to start is last
     try:
         while todo or pool.busy():
@@ -163,25 +173,27 @@ def _results(replay: Replay, tasks: Sequence[tuple[int, int, int]], rollouts: in
     pool.close(now=False)
 
 
-def _evaluate(replay: Replay, task: tuple[int, int, int], rollouts: int, bot: str
-              ) -> dict[str, Any]:
+def _evaluate(replay: Replay, task: tuple[int, int, int], rollouts: int, bot: str,
+              nodes: int | None) -> dict[str, Any]:
     from .advisor import evaluate
 
     hand, index, seed = task
-    return evaluate(replay, hand, index, rollouts=rollouts, seed=seed, bot=bot).record()
+    return evaluate(replay, hand, index, rollouts=rollouts, seed=seed, bot=bot,
+                    nodes=nodes).record()
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(text: str, rollouts: int, bot: str) -> None:
+def _start_worker(text: str, rollouts: int, bot: str, nodes: int | None) -> None:
     from .loader import loads
 
-    _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot)
+    _WORKER.update(replay=loads(text), rollouts=rollouts, bot=bot, nodes=nodes)
 
 
 def _work(task: tuple[int, int, int]) -> dict[str, Any]:
-    return _evaluate(_WORKER["replay"], task, _WORKER["rollouts"], _WORKER["bot"])
+    return _evaluate(_WORKER["replay"], task, _WORKER["rollouts"], _WORKER["bot"],
+                     _WORKER["nodes"])
 
 
 def add_parser(sub: Any) -> None:
@@ -200,6 +212,10 @@ def add_parser(sub: Any) -> None:
                          help=f"the rollout policy: {', '.join(EVAL_BOTS)} (default heuristic)")
     command.add_argument("--workers", help="processes sharing the work (default: one per "
                                            "core); the result is the same for any number")
+    command.add_argument("--nodes", default=str(NODES),
+                         help="the budget of each of the exact bot's solves, in nodes (default "
+                              f"{NODES:,}); a playout whose solve runs past it is finished by "
+                              "the heuristic bot, and its record says so")
     command.add_argument("-o", "--out", help="where to write the analysed replay (default: "
                                              "<name>-analysed.json in the current folder)")
     command.add_argument("--limit", action="append", default=[], metavar="NAME=N",
@@ -220,7 +236,7 @@ def default_output(file: str) -> str:
 
 
 def run_command(replay: Replay, file: str, out: str | None, seat: str | None, rollouts: str,
-                seed: str, bot: str, workers: str | None) -> str:
+                seed: str, bot: str, workers: str | None, nodes: str = str(NODES)) -> str:
     """The ``cardlab analyse`` command (after loading): check the options, analyse, write
     atomically; return the line to print. Every bad option is an :class:`OptionError`."""
     from .files import check_target
@@ -240,6 +256,9 @@ def run_command(replay: Replay, file: str, out: str | None, seat: str | None, ro
         if not (workers.strip().isdecimal() and workers.isascii()) or int(workers) < 1:
             raise OptionError(f"--workers takes a whole number of at least 1, not {workers!r}")
         count = int(workers)
+    budget = nodes.strip().replace(",", "").replace("_", "")
+    if not (budget.isdecimal() and budget.isascii()) or int(budget) < 1:
+        raise OptionError(f"--nodes takes a whole number of at least 1, not {nodes!r}")
     number: int | None = None
     if seat is not None:
         try:
@@ -249,11 +268,18 @@ def run_command(replay: Replay, file: str, out: str | None, seat: str | None, ro
     target = default_output(file) if out is None else out
     check_target(target)  # before the work, not after
     done = analyse(replay, seat=number, rollouts=int(text), seed=seed_number, bot=bot,
-                   progress=True, workers=count)
+                   progress=True, workers=count, nodes=int(budget))
     done.save(target)
-    evaluated = len(decision_points(done, number))
-    return (f"wrote {target}: {plural(evaluated, 'decision')} evaluated, "
+    points = decision_points(done, number)
+    noted = sum(1 for p in points if "note" in (done.hands[p.hand - 1].actions[p.index].eval
+                                               or {}))
+    line = (f"wrote {target}: {plural(len(points), 'decision')} evaluated, "
             f"{plural(int(text), 'rollout')} each")
+    if noted:
+        line += (f"; in {plural(noted, 'decision')} a solve stopped at its budget of "
+                 f"{plural(int(budget), 'node')} and the heuristic bot finished those "
+                 "playouts (each record's note says how many)")
+    return line
 
 
 __all__ = ["DecisionPoint", "add_parser", "analyse", "decision_points", "decision_seed",

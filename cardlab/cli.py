@@ -197,7 +197,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from .analyse import run_command
 
         say(run_command(_load(args), args.file, args.out, args.seat, args.rollouts, args.seed,
-                        args.bot, args.workers))
+                        args.bot, args.workers, args.nodes))
         return 0
     if args.command == "play":
         options: dict[str, Any] = dict(parse_option_pairs(args.option))

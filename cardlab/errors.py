@@ -61,6 +61,18 @@ class OptionError(CardlabError, ValueError):
     """An unknown rules option, or a value the option does not allow."""
 
 
+class SolveBudgetError(CardlabError):
+    """The exact solver stopped at its budget of ``nodes`` nodes before it had an answer.
+
+    >>> str(SolveBudgetError(10_000_000))
+    'not solved within 10,000,000 nodes'
+    """
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"not solved within {nodes:,} node{'' if nodes == 1 else 's'}")
+        self.nodes = nodes
+
+
 class CardCodeError(CardlabError, ValueError):
     """A card code that does not name a card of the game's deck."""
 

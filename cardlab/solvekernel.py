@@ -11,8 +11,12 @@ typed Python, like :mod:`cardlab.kernel`; ``pip install`` compiles the two in on
 when a C compiler is at hand, and :data:`COMPILED` says which one loaded.
 
 Cards are bits of an int (card ``c`` is ``1 << c``); within a suit the bit order is the rank
-order. The cards never change hands, so the set of cards still held says who holds each one,
-and with the leader and the score summary it is the whole key of the transposition table.
+order. The cards never change hands, so the set of cards still held says who holds each one.
+The transposition table, at each trick's start, keeps an answer for a whole class of
+positions (:mod:`cardlab.solveranks`): the same leader and summary part, the same shape, and
+the same holders of the cards whose ranks the search below read (``relevant``: each trick's
+winner when another card of its suit was on it, and the cards above). Every search has a
+budget of nodes (:meth:`Search.set_budget`): past it, :class:`~cardlab.errors.SolveBudgetError`.
 
 >>> # Two seats, one suit (cards 0-3, higher wins), no trump; seat 0 holds 0 and 3, seat 1
 >>> # holds 1 and 2. The summary counts seat 0's tricks; the leaf scores them as they are.
@@ -24,34 +28,38 @@ and with the leader and the score summary it is the whole key of the transpositi
 The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
 plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
 tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
-(:mod:`cardlab.advisor.randomplay`). The module also compiles other loops of the advisor, no
-part of the solver: :func:`play_actions` (one sample's playouts on engine states, one per
-legal action, in the play phase), :func:`taken_counts` (the cards taken per seat and suit at
-the end of a playout), :func:`add_fields` (a summary of cards taken read back), and the
-sampler's draws :func:`deal_reject` (uniform deals kept when no void is broken) and
-:func:`deal_direct` (when one hand has shown a void).
+(:mod:`cardlab.advisor.randomplay`); :func:`add_fields` reads a summary of cards taken back.
+The advisor's other compiled loops are in :mod:`cardlab.rolloutkernel`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, final
 
 from mypy_extensions import i64
 
 # absolute: tests load this source on its own too. The rules of trick play are the engine's
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
-from cardlab.kernel import Player, beats, must_follow, play_cards, play_hand
+from cardlab.errors import SolveBudgetError
+from cardlab.kernel import beats, must_follow
+from cardlab.solveranks import Classes, Ranks, kinds, popcount
 
 INF: Final = 1 << 40  # beyond any hand score
-# The table is a cache: when it holds this many positions it starts again from empty, which
-# keeps a long search (10 cards each) within a few hundred MB and changes no value.
+NO_CUT: Final = INF + 1  # Search._range_cut: no answer
+# The table is a cache: when it holds this many positions it keeps the half with the most
+# tricks left (Search._purge), which keeps a long search (10 cards each) within a few hundred
+# MB and changes no value.
 MAX_TABLE: Final = 1_000_000
 # Positions with fewer tricks left than this are searched again rather than kept.
 STORE_FROM: Final = 2
+# A table entry's third number: the best card's relative place (Ranks.relative), and the
+# tricks left above it.
+PLACE_END: Final = 16
+PLACE_MASK: Final = (1 << PLACE_END) - 1
 
 
+@final
 class Search:
     """One search: the position, the summary rules, and a transposition table.
 
@@ -72,6 +80,7 @@ class Search:
                  key_mask: int, hat_mask: int, hat_matters: int, holder: int,
                  leaf: Callable[[int, int], int]) -> None:
         self.nseats = nseats
+        self.seat_bits = max(1, (nseats - 1).bit_length())
         self.seat = seat
         self.suit_of = suit_of
         self.suit_mask = suit_mask
@@ -88,7 +97,8 @@ class Search:
         self.holder_is_seat = 1 if holder == seat else 0
         self.leaf = leaf
         self.leaves: dict[int, int] = {}
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.ranks = self._ranks([])
+        self.budget = INF  # nodes (set_budget)
         self.max_table = MAX_TABLE
         self.store_from = STORE_FROM
         self.lo: list[list[int]] = []
@@ -103,6 +113,14 @@ class Search:
         self.tricks_left = 0
         self.trick: list[int] = []
         self.trick_mask = 0
+        self.count = 0  # cards on the trick
+        self.units = 0  # what they add to the summary (card_unit)
+        self.chosen = -1  # the card of the last _choose
+        # the cards whose holders the last answer depends on (see the module's docstring)
+        self.relevant = 0
+        self.partition = True
+        self.buckets: dict[int, Classes] = {}  # the table: shape, leader, part -> classes
+        self.size = 0  # entries in the table
         self.leader = 0
         self.led = -1
         self.win_seat = -1
@@ -110,6 +128,7 @@ class Search:
         self.nodes = 0
         # the start of the random playouts (set_start): the trick state to go back to
         self.start_trick: list[int] = []
+        self.start_units = 0
         self.start_trick_mask = 0
         self.start_led = -1
         self.start_win_seat = -1
@@ -138,12 +157,30 @@ class Search:
         answers are kept under that key, so it is asked once per key."""
         self.bound = bound
         self.bound_masks = masks
+        self.ranks = self._ranks(masks)
+
+    def set_budget(self, nodes: int) -> None:
+        """Search at most ``nodes`` nodes in all (:attr:`nodes`: the choices of a card
+        searched): past them the search stops with :class:`~cardlab.errors.SolveBudgetError`,
+        whatever the clock says, so a search stops at the same node on every machine."""
+        self.budget = nodes
+
+    def _ranks(self, masks: list[int]) -> Ranks:
+        """The ranks of the cards held (:class:`~cardlab.solveranks.Ranks`): cards the hat,
+        the summary or the bounds' masks tell apart are of different kinds."""
+        depth = 0
+        for held in self.hands:
+            depth = max(depth, popcount(held))
+        return Ranks(self.suit_of, self.suit_mask, self.hands,
+                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit), depth)
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
         """Put the cards already on the current trick (play order, from ``leader``)."""
         self.trick = []
         self.trick_mask = 0
+        self.count = 0
+        self.units = 0
         self.leader = leader
         self.led = -1
         self.win_seat = -1
@@ -155,8 +192,16 @@ class Search:
             seat = seat + 1 if seat + 1 < self.nseats else 0
 
     def _put(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` to the trick, which keeps its cards (``trick``)."""
         self.trick.append(card)
+        self._play(seat, card)
+
+    def _play(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` to the trick: its mask, its count, what it adds to the
+        summary, and who wins it so far (by the engine's :func:`~cardlab.kernel.beats`)."""
+        self.count += 1
         self.trick_mask |= 1 << card
+        self.units += self.card_unit[card]
         suit = self.suit_of[card]
         if self.led < 0:
             self.led = suit
@@ -175,12 +220,13 @@ class Search:
         self._enter(trick, leader, tricks_left)
         legal = self._legal(turn)
         out: dict[int, int] = {}
-        reps = self._representatives(turn, legal)
+        in_play = self.remaining | self.trick_mask
+        reps = self.ranks.representatives(legal, in_play)
         guess = -INF  # none yet: _exact starts from the score as it stands
         for card in reps:
             val = self._exact(turn, card, guess)
             guess = val
-            for other in self._class_of(turn, card, legal):
+            for other in self.ranks.class_of(card, legal, in_play):
                 out[other] = val
         return out
 
@@ -209,8 +255,8 @@ class Search:
         g = self._final()
         while lower < upper:  # MTD(f), as in _exact
             beta = g + 1 if g == lower else g
-            if self.trick:
-                g = self._choose(turn, beta - 1, beta)
+            if self.count:
+                g = self._choose(turn, beta - 1, beta, -1)
             else:
                 g = self._boundary(leader, beta - 1, beta)
             if g < beta:
@@ -219,9 +265,10 @@ class Search:
                 lower = g
         return g
 
-    # -- equivalent cards ----------------------------------------------------------------
+    # -- the cards that may be played ---------------------------------------------------
     def _legal(self, turn: int) -> int:
-        return self._follow(self.hands[turn])
+        # a seat's cards never change hands: those it held, still held
+        return self._follow(self.hands[turn] & self.remaining)
 
     def _follow(self, held: int) -> int:
         """The cards of ``held`` that may be played now (:func:`~cardlab.kernel.must_follow`):
@@ -229,56 +276,6 @@ class Search:
         led = self.led
         follow = held & self.suit_mask[led]
         return follow if must_follow(led, follow) else held
-
-    def _joined(self, low: int, high: int) -> bool:
-        """True when ``low`` < ``high`` (one seat's cards) change nothing if swapped: the same
-        suit, the same hat status, and no card still in play ranked between them."""
-        if self.suit_of[low] != self.suit_of[high]:
-            return False
-        if ((self.hat_mask >> low) & 1) != ((self.hat_mask >> high) & 1):
-            return False
-        between = (1 << high) - (1 << (low + 1))
-        return ((self.remaining | self.trick_mask) & between) == 0
-
-    def _representatives(self, turn: int, legal: int) -> list[int]:
-        """One card of each class of equivalent legal cards (the highest of each run)."""
-        out: list[int] = []
-        rest = legal
-        prev = -1
-        while rest:
-            bit = rest & -rest
-            card = bit.bit_length() - 1
-            rest ^= bit
-            if prev >= 0 and self._joined(prev, card):
-                out[len(out) - 1] = card
-            else:
-                out.append(card)
-            prev = card
-        return out
-
-    def _class_of(self, turn: int, card: int, legal: int) -> list[int]:
-        out = [card]
-        low = card
-        while True:  # down the run of joined cards, then up
-            below = legal & ((1 << low) - 1)
-            if not below:
-                break
-            nxt = below.bit_length() - 1
-            if not self._joined(nxt, low):
-                break
-            out.append(nxt)
-            low = nxt
-        high = card
-        while True:
-            above = legal >> (high + 1)
-            if not above:
-                break
-            nxt = high + 1 + ((above & -above).bit_length() - 1)
-            if not self._joined(high, nxt):
-                break
-            out.append(nxt)
-            high = nxt
-        return out
 
     # -- the search ----------------------------------------------------------------------
     def _final(self) -> int:
@@ -292,7 +289,9 @@ class Search:
         return got
 
     def _boundary(self, leader: int, alpha: int, beta: int) -> int:
-        """A fresh trick led by ``leader``; every seat holds ``tricks_left`` cards."""
+        """A fresh trick led by ``leader``; every seat holds ``tricks_left`` cards. Leaves in
+        ``relevant`` the cards whose holders the answer depends on (see the module)."""
+        self.relevant = 0
         left = self.tricks_left
         if left == 0:
             return self._final()
@@ -300,102 +299,195 @@ class Search:
             return self._last_trick(leader)
         reduced = self.summary & self.key_mask
         if self.lo:
-            # the seat's tricks end between ``fewest`` and ``most``: its run of the highest
-            # trumps still held will win, and the highest trump held by another cannot
+            # the seat's tricks end between ``fewest`` and ``most``: first from the tricks
+            # left alone (no card relevant), then its run of the highest trumps still held
+            # will win, and the highest trump held by another cannot
             fewest = reduced
             most = reduced + left
+            cut = self._range_cut(fewest, most, alpha, beta)
+            if cut != NO_CUT:
+                return cut
             if self.trump >= 0:
                 trumps = self.remaining & self.suit_mask[self.trump]
-                mine = self.hands[self.seat]
+                mine = self.hands[self.seat] & self.remaining
                 while trumps:
                     top = trumps.bit_length() - 1
+                    self.relevant |= 1 << top
                     if not (mine >> top) & 1:
                         if fewest == reduced:
                             most -= 1
                         break
                     fewest += 1
                     trumps ^= 1 << top
-            if most < len(self.lo):
-                low = self.lo[fewest][most]
-                high = self.hi[fewest][most]
-                if low == high or high <= alpha:
-                    return high
-                if low >= beta:
-                    return low
+                cut = self._range_cut(fewest, most, alpha, beta)
+                if cut != NO_CUT:
+                    return cut
+            self.relevant = 0
         bound = self.bound
         if bound is not None:
             remaining = self.remaining
             bkey = reduced * 2 + self.holder_is_seat
             for mask in self.bound_masks:
-                bkey = (bkey << 6) | (remaining & mask).bit_count()
+                bkey = (bkey << 6) | popcount(remaining & mask)
             bkey = (bkey << 6) | left
             got = self.bounds.get(bkey)
             if got is None:
                 got = bound(self.summary, self.holder_is_seat, remaining)
                 self.bounds[bkey] = got
             low, high, part = got
-            if low == high or high <= alpha:
+            if low == high or high <= alpha:  # from counts alone: no card is relevant
                 return high
             if low >= beta:
                 return low
         else:
             part = reduced * 2 + (self.holder_is_seat & self.hat_matters)
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
-            return self._choose_card(leader, alpha, beta, -1)[0]
-        key = ((part * self.nseats + leader) << self.ncards) | self.remaining
-        entry = self.table.get(key)
+            return self._choose(leader, alpha, beta, -1)
+        return self._stored(leader, left, part, alpha, beta)
+
+    def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
+        """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
+        answers the window ``alpha``..``beta``, else :data:`NO_CUT`."""
+        if most >= len(self.lo):
+            return NO_CUT
+        low = self.lo[fewest][most]
+        high = self.hi[fewest][most]
+        if low == high or high <= alpha:
+            return high
+        if low >= beta:
+            return low
+        return NO_CUT
+
+    def _stored(self, leader: int, left: int, part: int, alpha: int, beta: int) -> int:
+        """:meth:`_boundary` through the table: every class of positions stored that this
+        one belongs to (the same shape, leader and ``part``, and the same holders of each
+        class's relevant cards) gives bounds; then the search, stored as its own class."""
+        ranks = self.ranks
+        remaining = self.remaining
+        base = (((part << self.seat_bits) | leader) << ranks.shape_width
+                ) | ranks.prepare(remaining, left)
+        classes = self.buckets.get(base)
+        low = -INF
+        high = INF
+        low_sig = 0
+        high_sig = 0
         best_card = -1
-        if entry is not None:
-            low, high, best_card = entry
+        if classes is not None:
+            sigs = classes.sigs
+            for k in range(len(sigs)):
+                sig = sigs[k]
+                entry = classes.tables[k].get(ranks.sig_code(sig, left))
+                if entry is None:
+                    continue
+                classes.answered(k)
+                if entry[0] > low:
+                    low = entry[0]
+                    low_sig = sig
+                if entry[1] < high:
+                    high = entry[1]
+                    high_sig = sig
+                if best_card < 0:
+                    best_card = ranks.absolute(entry[2] & PLACE_MASK, remaining)
+                if low >= beta or high <= alpha or low == high:
+                    break  # enough to answer
             if low >= beta:
+                self.relevant = ranks.top_cards(low_sig, remaining)
                 return low
             if high <= alpha:
+                self.relevant = ranks.top_cards(high_sig, remaining)
                 return high
             if low == high:
+                self.relevant = (ranks.top_cards(low_sig, remaining)
+                                 | ranks.top_cards(high_sig, remaining))
                 return low
-            if low > alpha:
-                alpha = low
-            if high < beta:
-                beta = high
-        val, card = self._choose_card(leader, alpha, beta, best_card)
+        else:
+            classes = Classes()
+            self.buckets[base] = classes
+        used = 0
+        if low > alpha:
+            alpha = low
+            used |= ranks.top_cards(low_sig, remaining)
+        if high < beta:
+            beta = high
+            used |= ranks.top_cards(high_sig, remaining)
+        val = self._choose(leader, alpha, beta, best_card)
+        card = self.chosen
+        sig = ranks.signature(self.relevant | used, remaining) if self.partition \
+            else ranks.full(left)
+        table = classes.table(sig)
+        code = ranks.sig_code(sig, left)
+        entry = table.get(code)
         if entry is not None:
             low, high = entry[0], entry[1]
         else:
             low, high = -INF, INF
+            self.size += 1
         if val <= alpha:
             high = val
         elif val >= beta:
             low = val
         else:
             low = high = val
-        if len(self.table) >= self.max_table:
-            self.table.clear()
-        self.table[key] = (low, high, card)
+        if self.size > self.max_table:
+            self._purge()
+            table = classes.table(sig)  # the purge may have dropped it
+        table[code] = (low, high, ranks.relative(card, remaining) | left << PLACE_END)
+        self.relevant = ranks.top_cards(sig, remaining)
         return val
+
+    def _purge(self) -> None:
+        """The table is full: keep the positions with the most tricks left, at most half of
+        it (they saved the most work), and drop the rest."""
+        counts = [0] * (self.ncards + 1)
+        for classes in self.buckets.values():
+            for table in classes.tables:
+                for entry in table.values():
+                    counts[min(entry[2] >> PLACE_END, len(counts) - 1)] += 1
+        keep = len(counts)
+        kept = 0
+        while keep > 0 and kept + counts[keep - 1] <= self.max_table // 2:
+            keep -= 1
+            kept += counts[keep]
+        for classes in self.buckets.values():
+            for k in range(len(classes.tables)):
+                table = classes.tables[k]
+                classes.tables[k] = {code: entry for code, entry in table.items()
+                                     if entry[2] >> PLACE_END >= keep}
+        self.size = kept
 
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""
         seat = leader
-        self.led = -1
         for _ in range(self.nseats):
-            card = self.hands[seat].bit_length() - 1
-            self._put(seat, card)
+            self._play(seat, (self.hands[seat] & self.remaining).bit_length() - 1)
             seat = seat + 1 if seat + 1 < self.nseats else 0
         saved_summary = self.summary
         saved_hat = self.holder_is_seat
         self._score_trick()
         val = self._final()
+        self.relevant = self._deciding()
         self.summary = saved_summary
         self.holder_is_seat = saved_hat
-        self.trick = []
+        self.count = 0
+        self.units = 0
         self.trick_mask = 0
         self.led = -1
         return val
 
+    def _deciding(self) -> int:
+        """The full trick's winning card when its rank decided the trick (another card of
+        its suit is on it), else nothing: a mask, for ``relevant``."""
+        bit = 1 << self.win_card
+        if self.trick_mask & self.suit_mask[self.suit_of[self.win_card]] & ~bit:
+            return bit
+        return 0
+
     def _close_trick(self) -> None:
         """The current trick is full: score it and let its winner lead the next (the caller
-        then empties ``trick``, which the scoring reads)."""
+        then empties ``trick``)."""
         self._score_trick()
+        self.count = 0
+        self.units = 0
         self.trick_mask = 0
         self.led = -1
         self.tricks_left -= 1
@@ -404,82 +496,86 @@ class Search:
     def _score_trick(self) -> None:
         winner = self.win_seat
         if self.count_cards:
-            add = 0
-            for card in self.trick:
-                add += self.card_unit[card]
-            self.summary += add << (self.field * winner)
+            self.summary += self.units << (self.field * winner)
         else:
             self.summary += self.trick_unit[winner]
         if self.trick_mask & self.hat_mask:
             self.holder_is_seat = 1 if winner == self.seat else 0
 
-    def _choose(self, turn: int, alpha: int, beta: int) -> int:
-        return self._choose_card(turn, alpha, beta, -1)[0]
-
-    def _choose_card(self, turn: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
-        """The best value for ``turn`` (max for the seat, min otherwise) and its card."""
+    def _choose(self, turn: int, alpha: int, beta: int, first: int) -> int:
+        """The best value for ``turn`` (max for the seat, min otherwise); its card is left
+        in ``chosen``. ``first``: a card to try first (the table's best), or -1."""
         self.nodes += 1
-        legal = self._legal(turn)
-        reps = self._representatives(turn, legal)
+        if self.nodes > self.budget:
+            raise SolveBudgetError(self.budget)
+        reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
+        if first < 0 or not (reps >> first) & 1:
+            first = -1
+            if popcount(reps) > 2:
+                # try the highest first, then the lowest: winning or ducking are the usual bests
+                first = reps.bit_length() - 1
         if first >= 0:
-            # the table's best card at this very key: the same cards held, the same classes
-            for i in range(len(reps)):
-                if reps[i] == first:
-                    reps[0], reps[i] = reps[i], reps[0]
-                    break
-        elif len(reps) > 2:
-            # try the highest and the lowest first: winning or ducking are the usual bests
-            top = reps.pop()
-            reps.insert(0, top)
+            reps ^= 1 << first
         maximise = turn == self.seat
         best = -INF if maximise else INF
-        best_card = reps[0]
-        for card in reps:
+        card = first
+        best_card = first
+        relevant = 0
+        while True:
+            if card < 0:
+                if not reps:
+                    break
+                low = reps & -reps
+                reps ^= low
+                card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
+            relevant |= self.relevant
             if maximise:
                 if val > best:
                     best = val
                     best_card = card
                     if val > alpha:
                         alpha = val
-            else:
-                if val < best:
-                    best = val
-                    best_card = card
-                    if val < beta:
-                        beta = val
+            elif val < best:
+                best = val
+                best_card = card
+                if val < beta:
+                    beta = val
             if alpha >= beta:
+                relevant = self.relevant  # the cut holds by this card alone
                 break
-        return best, best_card
+            card = -1
+        self.chosen = best_card
+        self.relevant = relevant
+        return best
 
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
         """The value once ``turn`` has played ``card``."""
         bit = 1 << card
-        self.hands[turn] ^= bit
         self.remaining ^= bit
-        led, win_seat, win_card, leader = self.led, self.win_seat, self.win_card, self.leader
-        self._put(turn, card)
-        if len(self.trick) < self.nseats:
+        led, win_seat, win_card, units = self.led, self.win_seat, self.win_card, self.units
+        leader = self.leader
+        self._play(turn, card)
+        if self.count < self.nseats:
             nxt = turn + 1 if turn + 1 < self.nseats else 0
-            val = self._choose(nxt, alpha, beta)
-            self.trick.pop()
+            val = self._choose(nxt, alpha, beta, -1)
+            self.count -= 1
             self.trick_mask ^= bit
         else:
-            trick = self.trick
             trick_mask = self.trick_mask
             saved_summary = self.summary
             saved_hat = self.holder_is_seat
+            deciding = self._deciding()
             self._close_trick()
-            self.trick = []  # the full trick is kept aside (``trick``) to come back to
             val = self._boundary(self.win_seat, alpha, beta)
+            self.relevant |= deciding
             self.tricks_left += 1
             self.summary = saved_summary
             self.holder_is_seat = saved_hat
-            trick.pop()
-            self.trick = trick
+            self.count = self.nseats - 1
             self.trick_mask = trick_mask ^ bit
-        self.led, self.win_seat, self.win_card, self.leader = led, win_seat, win_card, leader
-        self.hands[turn] ^= bit
+        self.led, self.win_seat, self.win_card, self.units = led, win_seat, win_card, units
+        self.leader = leader
         self.remaining ^= bit
         return val
 
@@ -493,6 +589,7 @@ class Search:
         self.holder_is_seat = self.start_holder
         self._enter(trick, leader, tricks_left)
         self.start_trick = self.trick[:]
+        self.start_units = self.units
         self.start_trick_mask = self.trick_mask
         self.start_led = self.led
         self.start_win_seat = self.win_seat
@@ -518,6 +615,8 @@ class Search:
         either: no walk reads it.
         """
         self.trick = self.start_trick[:]
+        self.count = len(self.trick)
+        self.units = self.start_units
         self.trick_mask = self.start_trick_mask
         self.led = self.start_led
         self.win_seat = self.start_win_seat
@@ -632,151 +731,6 @@ def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> li
         out[seat] = mask
         k += 1
     return out
-
-
-# -- the advisor's rollouts (cardlab.advisor): compiled here for speed; no solver code ------
-def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[float],
-                 spare: Callable[[], float], seat: int,
-                 outcome: Callable[[Any, int], tuple[int, dict[str, float]]],
-                 players: list[Player] | None, reader: Any,
-                 sums: list[float], squares: list[float],
-                 fig_sums: list[dict[str, float]], fig_counts: list[dict[str, int]]) -> None:
-    """One sample's playouts in the play phase (``cardlab.advisor.evaluate.run``).
-
-    ``scratch`` is the sample (a state whose end of play scores nothing, turning ``turn`` to
-    -1) and ``start`` holds a copy of its table; for each action in turn the scratch's table
-    is ``start``'s again (from the second on) and the action is applied. The play is then
-    finished reading ``numbers`` and then ``spare``: with ``players`` None by random cards
-    through the engine's ``play_cards``, else by the bots' card play, one
-    :class:`~cardlab.kernel.Player` a seat, through ``kernel.play_hand`` (their random
-    numbers come through ``reader.random``). ``outcome(scratch, seat)`` gives the hand
-    score, added to ``sums``/``squares``, and the figures, added to
-    ``fig_sums``/``fig_counts``, at the action's place.
-    """
-    i = 0
-    for action in actions:
-        stream = chain(numbers, iter(spare, None)).__next__
-        if i:
-            start.copy_table_into(scratch)
-        scratch.apply(action)
-        if players is None:
-            if scratch.turn >= 0:
-                play_cards(scratch, -1, stream)
-        else:
-            reader.random = stream
-            play_hand(scratch, players)
-        score, figures = outcome(scratch, seat)
-        value = float(score)
-        sums[i] += value
-        squares[i] += value * value
-        sums_i = fig_sums[i]
-        counts_i = fig_counts[i]
-        for key, number in figures.items():
-            sums_i[key] = sums_i.get(key, 0.0) + number
-            counts_i[key] = counts_i.get(key, 0) + 1
-        i += 1
-
-
-def deal_reject(cards: list[int], suit_of: tuple[int, ...], order: list[int],
-                voids: list[int], counts: list[int], free: list[int],
-                rand: Callable[[], float], tries: int) -> list[list[int]] | None:
-    """Each bucket's cards by a uniform deal of ``cards``, kept when it breaks no void, up
-    to ``tries`` deals; None when every one broke a void. A deal is a partial Fisher-Yates
-    shuffle (each step reads ``rand()`` once) that deals the buckets ``order`` first (bit
-    ``s`` of ``voids[bucket]``: no card of suit ``s``), so that a broken void is seen, and
-    the deal dropped, as early as possible, then the buckets ``free``.
-    (``cardlab.games.trick_taking.sampler.LayoutDrawer``: why a kept deal is uniform.)
-
-    >>> deal_reject([0, 1, 2, 3], (0, 0, 1, 1), [0], [0b01, 0], [1, 2], [1],
-    ...             lambda: 0.99, 1)
-    [[3], [0, 1]]
-    """
-    n = len(cards)
-    for _ in range(tries):
-        deck = cards[:]
-        out: list[list[int]] = [[] for _ in counts]
-        i = 0
-        ok = True
-        for bucket in order:
-            mask = voids[bucket]
-            part = out[bucket]
-            left = counts[bucket]
-            while left > 0:
-                j = i + int(rand() * (n - i))
-                card = deck[j]
-                if mask >> suit_of[card] & 1:
-                    ok = False
-                    break
-                deck[j] = deck[i]
-                deck[i] = card
-                part.append(card)
-                i += 1
-                left -= 1
-            if not ok:
-                break
-        if not ok:
-            continue
-        for bucket in free:
-            i = _deal_part(deck, i, out[bucket], counts[bucket], rand)
-        return out
-    return None
-
-
-def deal_direct(allowed: list[int], barred: list[int], bucket: int, counts: list[int],
-                free: list[int], rand: Callable[[], float]) -> list[list[int]] | None:
-    """Each bucket's cards: ``counts[bucket]`` of ``allowed`` by a partial Fisher-Yates
-    shuffle, then the buckets ``free`` in turn from the rest (the allowed cards left, then
-    ``barred``), the same way; each step reads ``rand()`` once. None when too few cards are
-    allowed. (``cardlab.games.trick_taking.sampler.LayoutDrawer``: why this draw is uniform.)
-
-    >>> deal_direct([2, 3, 4], [0, 1], 0, [2, 1], [1], lambda: 0.0)
-    [[2, 3], [4]]
-    """
-    pool = allowed[:]
-    n = len(pool)
-    k = counts[bucket]
-    if k > n:
-        return None
-    out: list[list[int]] = [[] for _ in counts]
-    _deal_part(pool, 0, out[bucket], k, rand)
-    rest = pool[k:] + barred
-    i = 0
-    for other in free:
-        i = _deal_part(rest, i, out[other], counts[other], rand)
-    return out
-
-
-def _deal_part(deck: list[int], at: int, part: list[int], count: int,
-               rand: Callable[[], float]) -> int:
-    """Deal ``count`` cards of ``deck[at:]`` to ``part`` by partial Fisher-Yates steps (each
-    reads ``rand()`` once, the chosen card swapped to place ``at``); the next place."""
-    n = len(deck)
-    while count > 0:
-        j = at + int(rand() * (n - at))
-        card = deck[j]
-        deck[j] = deck[at]
-        deck[at] = card
-        part.append(card)
-        at += 1
-        count -= 1
-    return at
-
-
-def taken_counts(history: list[tuple[int, tuple[int, ...], int]], suit_of: tuple[int, ...],
-                 nseats: int, nsuits: int) -> list[list[int]]:
-    """Cards taken per seat per suit, from a hand's tricks ``(leader, cards, winner)`` in one
-    pass: what the advisor's rollouts hand to the game's own scoring (Bob's Hat's
-    ``score_hand``) at the end of every playout.
-
-    >>> taken_counts([(0, (0, 3), 1), (1, (2, 1), 1)], (0, 0, 1, 1), 2, 2)
-    [[0, 0], [2, 2]]
-    """
-    taken = [[0] * nsuits for _ in range(nseats)]
-    for trick in history:
-        row = taken[trick[2]]
-        for card in trick[1]:
-            row[suit_of[card]] += 1
-    return taken
 
 
 def _probe() -> None:

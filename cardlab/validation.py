@@ -21,7 +21,7 @@ from .replay import Action, Replay, index_of_hand, kind_of
 from .seats import seat_name_problem
 from .strictjson import DUPLICATE
 
-EVAL_KEYS = ("seat", "rollouts", "seed", "bot", "values", "exact")
+EVAL_KEYS = ("seat", "rollouts", "seed", "bot", "values", "exact", "note")
 EVAL_REQUIRED = ("seat", "rollouts", "seed", "bot", "values")
 # The rollout policies an eval record may name (cardlab.advisor.evaluate takes the same).
 EVAL_BOTS = ("random", "heuristic", "exact")
@@ -33,6 +33,7 @@ EVAL_VALUE_MAX = 1e9  # |mean|
 EVAL_STDERR_MAX = 1e9
 EVAL_ROLLOUTS_MAX = 10**9
 EVAL_SEED_MAX = 2**53 - 1  # |seed|
+EVAL_NOTE_MAX = 1000  # characters of a note (what fell back, in words)
 
 
 def check_rollouts(rollouts: object) -> int:
@@ -330,6 +331,10 @@ score), not -2e+300"
         return ".bot", f"an eval's bot is one of {', '.join(EVAL_BOTS)}, not {kind_of(bot)}"
     if "exact" in record and type(record["exact"]) is not bool:
         return ".exact", f"an eval's exact is true or false, not {kind_of(record['exact'])}"
+    if "note" in record and (type(record["note"]) is not str
+                             or not 0 < len(record["note"]) <= EVAL_NOTE_MAX):
+        return ".note", f"an eval's note is a text of 1 to {EVAL_NOTE_MAX:,} characters, not " \
+                        f"{kind_of(record['note'])}"
     values = record["values"]
     if type(values) is not dict:
         return ".values", "an eval's values are an object of [mean, stderr] by action text, " \

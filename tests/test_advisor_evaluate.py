@@ -248,6 +248,49 @@ def test_open_hands_outside_the_play_rolls_out_from_the_true_position():
     assert all(est.stderr == 0 for est in result.values.values())
 
 
+def test_a_solve_past_its_budget_falls_back_to_monte_carlo_and_says_so():
+    # open hands in the play: the solve stops at its node budget, and the evaluation is
+    # made by rollouts from the open position instead, not exact, with a note
+    replay, hand, index = played_to("bobs-hat", 4, mid_play, players=4)
+    opened = evaluate(replay, hand, index, rollouts=6, seed=2, open_hands=True, nodes=5)
+    assert not opened.exact and opened.rollouts == 6
+    assert opened.note == ("not solved within 5 nodes: Monte Carlo instead, 6 rollouts of "
+                           "the heuristic bot from the open position")
+    assert opened.record()["note"] == opened.note and "exact" not in opened.record()
+    # the very numbers of rollouts from the open position, where no solver plays
+    state = cardlab.Cursor(replay, hand=hand).goto(index).state
+    texts = state.legal_texts()
+    plain = evaluate_mod.run(lambda rng: state.clone(), state.to_act(), texts, 6, 2,
+                             "heuristic", "bobs-hat", replay.rules.game.figures,
+                             replay.rules.game.outcome())
+    assert opened.values == plain
+    # within its budget the same evaluation is exact and has no note
+    solved = evaluate(replay, hand, index, open_hands=True, nodes=10_000_000)
+    assert solved.exact and solved.note == "" and "note" not in solved.record()
+
+
+def test_the_exact_bots_playouts_past_the_budget_are_finished_by_the_heuristic_bot():
+    replay, hand, index = played_to("teds-game", 5, mid_play, players=3, start_size=4)
+    stopped = evaluate(replay, hand, index, rollouts=5, seed=3, bot="exact", nodes=1)
+    playouts = 5 * len(stopped.values)
+    assert stopped.note.startswith("not solved within 1 node in ")
+    assert stopped.note.endswith(f" of {playouts} playouts: the heuristic bot finished them")
+    # the budget is in nodes, not time: the same call gives the same numbers and note
+    assert evaluate(replay, hand, index, rollouts=5, seed=3, bot="exact", nodes=1) == stopped
+    # no solve past a budget the solves fit in: no note, the numbers of the default
+    roomy = evaluate(replay, hand, index, rollouts=5, seed=3, bot="exact", nodes=10**6)
+    assert roomy.note == "" and roomy == evaluate(replay, hand, index, rollouts=5, seed=3,
+                                                    bot="exact")
+    assert roomy.values != stopped.values  # the solver's play and the heuristic's differ
+
+
+@pytest.mark.parametrize("nodes", [0, -3, True, 2.5, "100"])
+def test_a_bad_budget_is_refused_by_name(nodes):
+    replay, hand, index = played_to("teds-game", 5, mid_play, players=3, start_size=4)
+    with pytest.raises(CardlabError, match="nodes is a whole number of at least 1"):
+        evaluate(replay, hand, index, rollouts=2, bot="exact", nodes=nodes)
+
+
 def test_exact_is_for_trick_games_only():
     replay = cardlab.example("whot-example")
     cursor = cardlab.Cursor(replay, hand=1)

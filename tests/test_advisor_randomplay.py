@@ -16,7 +16,7 @@ import pytest
 from tablegames import bid_at_random, table_mode_game
 
 import cardlab
-from cardlab import solvekernel
+from cardlab import rolloutkernel, solvekernel
 from cardlab.advisor import evaluate
 from cardlab.advisor.sample import figures_for, sampler_for, seat_view
 from cardlab.advisor.solver import playout_search
@@ -279,9 +279,21 @@ def test_the_kth_lowest_card_is_the_engines_pick():
         assert solvekernel._kth_lowest(mask, r) == cards[int(r * len(cards))]
 
 
-def test_the_kernels_rejection_deal_is_its_sources(pure):
-    """solvekernel.deal_reject (the sampler's rejection draw), compiled and as plain Python:
-    the same deals (or the same None) from the same numbers, voids or none."""
+@pytest.fixture(scope="module")
+def pure_rollouts() -> ModuleType:
+    """cardlab/rolloutkernel.py loaded as plain Python (what runs without a compiler)."""
+    spec = importlib.util.spec_from_file_location(
+        "cardlab_rolloutkernel_source", Path(rolloutkernel.__file__).with_name("rolloutkernel.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not module.COMPILED
+    return module
+
+
+def test_the_kernels_rejection_deal_is_its_sources(pure_rollouts):
+    """rolloutkernel.deal_reject (the sampler's rejection draw), compiled and as plain
+    Python: the same deals (or the same None) from the same numbers, voids or none."""
     rng = random.Random(3)
     suit_of = tuple(c // 13 for c in range(52))
     kept = 0
@@ -294,7 +306,7 @@ def test_the_kernels_rejection_deal_is_its_sources(pure):
         seed = rng.random()
         got = [module.deal_reject(cards, suit_of, order, voids, counts, free,
                                   random.Random(seed).random, 3)
-               for module in (solvekernel, pure)]
+               for module in (rolloutkernel, pure_rollouts)]
         assert got[0] == got[1]
         if got[0] is not None:
             kept += 1

@@ -127,11 +127,35 @@ def test_a_variations_record_is_kept():
     ({"bot": "oracle"}, "the bot is one of random, heuristic, exact, not 'oracle'"),
     ({"seed": 1.5}, "seed is a whole number"),
     ({"workers": 0}, "workers is a whole number of at least 1"),
+    ({"nodes": 0}, "nodes is a whole number of at least 1 (or None: no budget), not 0"),
+    ({"nodes": "many"}, "not 'many'"),
 ])
 def test_bad_options_are_refused_before_any_work(options, words):
     with pytest.raises(OptionError) as caught:
         analyse(game(), progress=False, **options)
     assert words in str(caught.value)
+
+
+def test_the_exact_bot_past_its_budget_is_monte_carlo_with_a_note():
+    replay = game("bobs-hat")
+    stopped = analyse(replay, rollouts=3, bot="exact", nodes=1, progress=False)
+    records = [a.eval for h in stopped.hands for a in h.actions if a.eval is not None]
+    noted = [r for r in records if "note" in r]
+    assert noted and all(r["note"].startswith("not solved within 1 node in ")
+                         and r["note"].endswith(("the heuristic bot finished them",
+                                                 "the heuristic bot finished it"))
+                         for r in noted)
+    # in nodes, not seconds: the same replay again, and each record is evaluate's
+    assert analyse(replay, rollouts=3, bot="exact", nodes=1, progress=False) == stopped
+    point = next(p for p in decision_points(stopped)
+                 if "note" in stopped.hands[p.hand - 1].actions[p.index].eval)
+    record = stopped.hands[point.hand - 1].actions[point.index].eval
+    assert evaluate(replay, point.hand, point.index, rollouts=3, seed=record["seed"],
+                    bot="exact", nodes=1).record() == record
+    assert cardlab.loads(stopped.to_json()) == stopped  # a note loads back
+    # the default budget: no solve stops, no note
+    plain = analyse(replay, rollouts=3, bot="exact", progress=False)
+    assert not any("note" in a.eval for h in plain.hands for a in h.actions if a.eval)
 
 
 def test_the_exact_bot_is_for_trick_games():
@@ -182,6 +206,8 @@ def test_the_command_writes_the_analysed_replay(folder):
     (["--bot", "oracle"], "--bot is one of random, heuristic, exact, not 'oracle'"),
     (["--seed", "abc"], "--seed takes a whole number, not 'abc'"),
     (["--workers", "0"], "--workers takes a whole number of at least 1"),
+    (["--nodes", "0"], "--nodes takes a whole number of at least 1, not '0'"),
+    (["--nodes", "lots"], "--nodes takes a whole number of at least 1, not 'lots'"),
     (["-o", "no/such/folder.json"], "cannot save: no such folder"),
     (["--limit", "max_hands=1"], "max_hands"),
 ])
@@ -194,6 +220,21 @@ def test_each_bad_command_line_is_one_line_and_exit_2(folder, args, words):
     assert words in lines[0]
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert sorted(os.listdir(folder)) == before  # nothing written, not even half
+
+
+def test_the_command_says_when_a_solve_stopped_at_its_budget(tmp_path):
+    (tmp_path / "game.json").write_text(_game("bobs-hat"), encoding="utf-8")
+    done = cli("analyse", "game.json", "--bot", "exact", "--rollouts", "2", "--nodes", "1",
+               "--workers", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = cardlab.load(tmp_path / default_output("game.json"))
+    noted = sum(1 for h in written.hands for a in h.actions if a.eval and "note" in a.eval)
+    assert noted and (f"in {noted} decision{'s' if noted > 1 else ''} a solve stopped at its "
+                      "budget of 1 node and the heuristic bot finished those playouts"
+                      in done.stdout)
+    roomy = cli("analyse", "game.json", "--bot", "exact", "--rollouts", "2", "-o", "r.json",
+                "--nodes", "10,000,000", "--workers", "1", cwd=tmp_path)
+    assert roomy.returncode == 0 and "budget" not in roomy.stdout, roomy.stderr
 
 
 def test_a_file_that_is_not_a_replay_is_one_line(folder):

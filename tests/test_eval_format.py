@@ -142,6 +142,10 @@ BREAKS = [
      ("an eval's seat is a seat name", "Nobody")),
     ("a seed that is text", lambda a: a["eval"].update(seed="x"), ".seed", ("whole number",)),
     ("exact as text", lambda a: a["eval"].update(exact="yes"), ".exact", ("true or false",)),
+    ("a note that is no text", lambda a: a["eval"].update(note=3), ".note",
+     ("note is a text of 1 to 1,000 characters", "the number 3")),
+    ("an empty note", lambda a: a["eval"].update(note=""), ".note", ("1 to 1,000",)),
+    ("a note too long", lambda a: a["eval"].update(note="x" * 1001), ".note", ("1,000",)),
     ("an unknown key", lambda a: a["eval"].update(confidence=1), "",
      ("has no key 'confidence'",)),
     ("a missing key", lambda a: a["eval"].pop("bot"), "", ("needs the key 'bot'",)),
@@ -276,12 +280,23 @@ def test_the_schema_refuses_what_the_loader_refuses_in_a_records_shape():
     for change in (lambda a: a["eval"].update(rollouts=0),
                    lambda a: a["eval"].update(bot="oracle"),
                    lambda a: a["eval"]["values"][a["act"]].__setitem__(1, -1.0),
-                   lambda a: a["eval"].pop("seed")):
+                   lambda a: a["eval"].pop("seed"),
+                   lambda a: a["eval"].update(note=3)):
         broken = json.loads(json.dumps(doc))
         change(_evaluated(broken)[2])
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, schema())
     assert action["eval"]["rollouts"] == 8
+
+
+def test_a_note_loads_validates_and_is_kept():
+    doc = data()
+    _evaluated(doc)[2]["eval"]["note"] = "not solved within 5 nodes: Monte Carlo instead"
+    jsonschema.validate(doc, schema())
+    replay = cardlab.loads(json.dumps(doc))
+    kept = [a.eval["note"] for h in replay.hands for a in h.actions if a.eval and "note" in a.eval]
+    assert kept == ["not solved within 5 nodes: Monte Carlo instead"]
+    assert cardlab.loads(replay.to_json()) == replay
 
 
 def test_a_values_map_of_many_keys_is_refused_at_its_first_key_that_is_not_legal():

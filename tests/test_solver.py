@@ -9,6 +9,7 @@ cards and its leaf scoring are all checked against the rules as the engine plays
 from __future__ import annotations
 
 import doctest
+import importlib
 import os
 import random
 from pathlib import Path
@@ -23,7 +24,7 @@ import cardlab
 from cardlab import solvekernel
 from cardlab.advisor import solver
 from cardlab.advisor.solver import best_line, solve, value
-from cardlab.errors import CardlabError
+from cardlab.errors import CardlabError, SolveBudgetError
 from cardlab.game import State
 
 BOBS_TRUMPS = ("blue", "red", "black", "gray")
@@ -73,10 +74,11 @@ def bobs_position(rng: random.Random, cards_left: int | None = None) -> State:
     return _into_trick(state, rng)
 
 
-def teds_position(rng: random.Random) -> State:
-    """A Ted's Game hand of 1-4 cards (3-5 players) in its play, random bids and cards."""
+def teds_position(rng: random.Random, most: int | None = None) -> State:
+    """A Ted's Game hand of 1-4 cards (3-5 players) in its play, random bids and cards (up to
+    ``most`` cards: larger than brute force can take)."""
     players = rng.choice((3, 4, 5))
-    size = rng.randint(1, {3: 4, 4: 3, 5: 2}[players])
+    size = rng.randint(1, most or {3: 4, 4: 3, 5: 2}[players])
     state = cardlab.new_game("teds-game", players=players, seed=rng.randrange(10**9),
                              start_size=size, mode=rng.choice(("strict", "table"))).state
     while state.phase != "play":  # type: ignore[attr-defined]
@@ -195,16 +197,36 @@ def test_a_seat_with_a_no_bid_scores_the_same_whatever_is_played():
 
 
 SOURCE = Path(solvekernel.__file__).with_name("solvekernel.py")
+RANKS_SOURCE = SOURCE.with_name("solveranks.py")
+# the modules that build a game's search (Game.solver_search)
+BUILDERS = ("cardlab.games.trick_taking.solving", "cardlab.games.bobs_hat.solving")
 
 
 @pytest.fixture(scope="module")
 def pure() -> ModuleType:
     """The solver kernel's source loaded as ordinary Python, beside the compiled one, on the
-    engine kernel's source (whose rules of trick play it asks)."""
+    sources of the engine kernel (whose rules of trick play it asks) and of the ranks."""
     pure = pure_kernel()
-    module = load_source("cardlab_solvekernel_pure", SOURCE, pure)
-    assert not module.COMPILED and module.beats is pure.beats
+    ranks = load_source("cardlab_solveranks_pure", RANKS_SOURCE)
+    module = load_source("cardlab_solvekernel_pure", SOURCE, pure, {"cardlab.solveranks": ranks})
+    assert not module.COMPILED and module.beats is pure.beats and module.Ranks is ranks.Ranks
+    module.ranks_module = ranks
     return module
+
+
+def use(search_class: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every game build its search with ``search_class``."""
+    for name in BUILDERS:
+        monkeypatch.setattr(importlib.import_module(name), "Search", search_class)
+
+
+def searched(state: State, seat: int, partition: bool = True,
+             nodes: int | None = None) -> tuple[dict[int, int], int]:
+    """The values of the cards of the seat to act, and the nodes the search took: with
+    ``partition`` False, every position is a class of its own in the table."""
+    search, turn, trick, leader, left, settled = solver._prepare(state, seat, nodes)
+    search.partition = partition
+    return search.root_values(trick, leader, left, turn), search.nodes
 
 
 def test_the_loaded_solver_kernel_is_compiled_and_current():
@@ -216,11 +238,12 @@ def test_the_loaded_solver_kernel_is_compiled_and_current():
         "mypyc (see pip's warning). Set CARDLAB_PURE=1 to test the pure kernel on purpose.")
     if os.environ.get("CARDLAB_TEST_INSTALLED") == "1":
         return  # a wheel's libraries and sources were built together; staleness is a checkout's
-    built = max(path.stat().st_mtime for path in SOURCE.parent.iterdir()
-                if path.name.startswith("solvekernel") and path.suffix in (".so", ".pyd"))
-    assert built >= SOURCE.stat().st_mtime, (
-        "cardlab/solvekernel.py changed after it was compiled, so the old code still runs: "
-        "rebuild it with `make test` (or `pip install -e .`)")
+    for source in (SOURCE, RANKS_SOURCE):
+        built = max(path.stat().st_mtime for path in SOURCE.parent.iterdir()
+                    if path.name.startswith(source.stem) and path.suffix in (".so", ".pyd"))
+        assert built >= source.stat().st_mtime, (
+            f"cardlab/{source.name} changed after it was compiled, so the old code still "
+            "runs: rebuild it with `make test` (or `pip install -e .`)")
 
 
 def test_the_source_gives_the_values_the_loaded_kernel_gives(pure, monkeypatch):
@@ -228,14 +251,70 @@ def test_the_source_gives_the_values_the_loaded_kernel_gives(pure, monkeypatch):
     states = [bobs_position(rng, cards_left=4) for _ in range(6)]
     states += [teds_position(rng) for _ in range(6)]
     seats = [rng.randrange(state.rules.players) for state in states]
-    loaded = [solve(state, seat) for state, seat in zip(states, seats, strict=True)]
-    monkeypatch.setattr(solver, "Search", pure.Search)
-    assert [solve(state, seat) for state, seat in zip(states, seats, strict=True)] == loaded
-    # the table is only a cache: one that starts again every few positions gives the same
+    states += [teds_position(rng, most=6) for _ in range(4)]
+    seats = [rng.randrange(state.rules.players) for state in states]
+    loaded = [searched(state, seat, partition) for state, seat in zip(states, seats, strict=True)
+              for partition in (True, False)]
+    use(pure.Search, monkeypatch)
+    assert solver._prepare(states[0], 0, None)[0].__class__ is pure.Search
+    # the same values after the same number of nodes: the very same search
+    assert [searched(state, seat, partition)
+            for state, seat in zip(states, seats, strict=True)
+            for partition in (True, False)] == loaded
+    # the table is only a cache: one that keeps half of it every few positions gives the
+    # same values
     monkeypatch.setattr(pure, "MAX_TABLE", 3)
-    assert [solve(state, seat) for state, seat in zip(states, seats, strict=True)] == loaded
-    result = doctest.testmod(pure)  # a compiled module hides its examples from doctest
-    assert result.attempted >= 2 and result.failed == 0
+    assert [searched(state, seat)[0] for state, seat in zip(states, seats, strict=True)] == \
+        [values for values, _ in loaded[::2]]
+    for module in (pure, pure.ranks_module):  # a compiled module hides its examples
+        result = doctest.testmod(module)
+        assert result.attempted >= 2 and result.failed == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_classes_of_positions_give_the_values_of_positions_one_by_one(seed):
+    # Larger hands than brute force can take: the table of classes (partition search) and
+    # a table of single positions (every card relevant) value every card alike.
+    rng = random.Random(seed)
+    state = bobs_position(rng, cards_left=6) if seed % 2 else teds_position(rng, most=7)
+    seat = rng.randrange(state.rules.players)
+    (classes, fewer), (single, more) = searched(state, seat), searched(state, seat, False)
+    assert classes == single
+    assert fewer <= more * 1.5  # classes save search as a rule (and never cost much)
+
+
+def test_a_solve_stops_at_its_budget_at_the_same_node_compiled_or_not(pure, monkeypatch):
+    state = bobs_position(random.Random(0), cards_left=5)
+    seat = state.to_act()
+    full, used = searched(state, seat)
+    assert used > 100
+    for module in (solvekernel, pure):
+        use(module.Search, monkeypatch)
+        for nodes in (1, used // 2, used - 1):
+            with pytest.raises(SolveBudgetError) as caught:
+                solve(state, seat, nodes=nodes)
+            assert str(caught.value) == f"not solved within {nodes:,} node" + \
+                ("s" if nodes > 1 else "")
+            assert caught.value.nodes == nodes
+        assert solve(state, seat, nodes=used) == full == solve(state, seat, nodes=None)
+        assert searched(state, seat)[1] == used
+
+
+def test_value_and_the_best_line_have_budgets_too():
+    state = bobs_position(random.Random(0), cards_left=5)
+    seat = state.rules.players - 1
+    with pytest.raises(SolveBudgetError, match="not solved within 3 nodes"):
+        value(state, seat, nodes=3)
+    # the line's budget is for all its solves: one a card, each smaller than the last
+    line = best_line(state, seat, nodes=None)
+    first = searched(state, seat)[1]
+    with pytest.raises(SolveBudgetError, match=f"not solved within {first + 1:,} nodes"):
+        best_line(state, seat, nodes=first + 1)
+    assert best_line(state, seat, nodes=10_000_000) == line
+    for nodes in (0, -1, True, 1.5, "10"):
+        with pytest.raises(CardlabError, match="nodes is a whole number of at least 1"):
+            solve(state, seat, nodes=nodes)  # type: ignore[arg-type]
 
 
 def _bids_open() -> State:

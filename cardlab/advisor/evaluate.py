@@ -21,6 +21,12 @@ from ``seed``: the same call gives the same numbers.
   :data:`EXACT_CARDS` cards, then every card by the open-hand solver (the seat its best,
   the others the worst for it). ``open_hands=True`` in the play of a trick game solves each
   action exactly (standard error 0, ``exact`` true, one "rollout").
+- Every solve has a budget of ``nodes`` (:data:`~cardlab.advisor.solver.NODES` unless told).
+  A playout of the ``exact`` bot whose solve runs past it is finished by the heuristic bot,
+  and an open-hands evaluation whose solve does is made by Monte Carlo instead, the rollouts
+  starting from the true position; either way the evaluation's ``note`` says so, and so
+  does its record. The budget counts nodes, not time, so the numbers stay the same on every
+  machine.
 - How the samples are drawn, and the hook for weighting them by bids:
   ``docs/advisor-sampling.md``.
 - Speed (trick games, a sample in the play phase). With the random bot, no state is made per
@@ -29,7 +35,7 @@ from ``seed``: the same call gives the same numbers.
   scoring (:mod:`cardlab.advisor.randomplay`, ``docs/advisor.md``). With the heuristic bot
   the playouts stop at the end of play and the game's own scoring function scores the hand
   once for the value and the figures (``Game.outcome``); one sample's playouts run in a
-  compiled loop (``cardlab.solvekernel.play_actions``). Either way the numbers are those of
+  compiled loop (``cardlab.rolloutkernel.play_actions``). Either way the numbers are those of
   the plain path, exactly.
 
 >>> import cardlab
@@ -54,16 +60,16 @@ from typing import Any
 
 from ..cards import seeded_rng
 from ..cursor import Cursor
-from ..errors import CardlabError, OptionError, brief
+from ..errors import CardlabError, OptionError, SolveBudgetError, brief
 from ..game import CardPlayer, Figures, HandsSampler, Outcome, State, get_game
 from ..kernel import PLAY, Player, TrickKernel
 from ..replay import LinePath, Replay
-from ..solvekernel import play_actions
+from ..rolloutkernel import play_actions
 from ..validation import EVAL_SEED_MAX, check_rollouts  # the bounds of the record it writes
 from ..words import plural
 from .randomplay import random_sums
 from .sample import sampler_for, seat_view
-from .solver import solvable
+from .solver import NODES, check_nodes, solvable
 
 BOTS = ("random", "heuristic", "exact")
 # The "exact" bot hands over to the open-hand solver once every hand holds at most this
@@ -95,6 +101,7 @@ class Evaluation:
     values: dict[str, Estimate]  # legal action text -> estimate (expected HAND score)
     seat_name: str = ""
     low_score_wins: bool = False  # Whot: the hand score is points against, the lowest best
+    note: str = ""  # what fell back (the solver's budget), in words; "" when nothing did
 
     def best(self) -> str:
         """The action with the best mean: the highest, or the lowest when low scores win
@@ -104,7 +111,8 @@ class Evaluation:
 
     def record(self) -> dict[str, Any]:
         """The replay's ``"eval"`` record: ``{"seat": name, "rollouts": N, "seed": S,
-        "bot": b, "values": {text: [mean, stderr]}}``, plus ``"exact": true`` when exact."""
+        "bot": b, "values": {text: [mean, stderr]}}``, plus ``"exact": true`` when exact and
+        the ``"note"`` when there is one."""
         out: dict[str, Any] = {
             "seat": self.seat_name, "rollouts": self.rollouts, "seed": self.seed,
             "bot": self.bot,
@@ -112,12 +120,33 @@ class Evaluation:
         }
         if self.exact:
             out["exact"] = True
+        if self.note:
+            out["note"] = self.note
         return out
+
+
+@dataclasses.dataclass
+class SolverBudget:
+    """The budget of each solve of the ``exact`` bot's playouts (``nodes``; None: none), and
+    how many of ``playouts`` ran past it (``stopped``: the heuristic bot finished those)."""
+
+    nodes: int | None = NODES
+    playouts: int = 0
+    stopped: int = 0
+
+    def note(self) -> str:
+        """The evaluation's note: "" when every solve finished."""
+        if not self.stopped:
+            return ""
+        return (f"{SolveBudgetError(self.nodes or 0)} in {self.stopped:,} of "
+                f"{plural(self.playouts, 'playout')}: the heuristic bot finished "
+                f"{'it' if self.stopped == 1 else 'them'}")
 
 
 def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = None,
              rollouts: int = 1000, seed: int = 0, bot: str = "heuristic",
-             path: LinePath = (), open_hands: bool = False) -> Evaluation:
+             path: LinePath = (), open_hands: bool = False, nodes: int | None = NODES
+             ) -> Evaluation:
     """Evaluate every legal action after ``index`` actions of hand ``hand`` (from 1) of the
     line ``path``, for the seat to act (``seat``: its name or 0-based number, which must be
     the seat to act; ``None``: the seat to act).
@@ -125,9 +154,12 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     ``bot`` plays the rollouts: ``"random"``, ``"heuristic"``, or ``"exact"`` (heuristic, then
     the open-hand solver once few cards remain; trick games only). ``open_hands=True`` (the
     all-hands view) samples nothing: in the play of a trick game every action is solved
-    exactly; otherwise the rollouts start from the true position.
+    exactly; otherwise the rollouts start from the true position. ``nodes`` is the budget of
+    each solve (None: none); past it the evaluation falls back as the module says, with a
+    ``note``.
     """
     _check_options(rollouts, bot, seed)
+    budget = SolverBudget(check_nodes(nodes))
     state, line, to_act, names = _position(replay, hand, index, path)
     chosen = _seat(replay, seat, to_act, hand, index)
     game = replay.rules.game
@@ -137,11 +169,17 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
     figures = game.figures
     low = bool(replay.rules.low_score_wins)
     texts = state.legal_texts()
+    fallback = ""
     if open_hands and solvable(state):
-        values = _solved(state, chosen, texts, figures)
-        return Evaluation(seat=chosen, hand=hand, index=index, rollouts=1, seed=seed,
-                          bot=bot, exact=True, values=values, seat_name=names[chosen],
-                          low_score_wins=low)
+        try:
+            values = _solved(state, chosen, texts, figures, budget.nodes)
+        except SolveBudgetError as stop:
+            fallback = (f"{stop}: Monte Carlo instead, {plural(rollouts, 'rollout')} of the "
+                        f"{bot} bot from the open position")
+        else:
+            return Evaluation(seat=chosen, hand=hand, index=index, rollouts=1, seed=seed,
+                              bot=bot, exact=True, values=values, seat_name=names[chosen],
+                              low_score_wins=low)
     if open_hands:
         def draw(rng: random.Random) -> State:
             return state.clone()
@@ -159,10 +197,12 @@ def evaluate(replay: Replay, hand: int, index: int, seat: str | int | None = Non
                               values=_estimates(texts, rollouts, *sums),
                               seat_name=names[chosen], low_score_wins=low)
         draw = sampler.sample
-    values = run(draw, chosen, texts, rollouts, seed, bot, game.name, figures, game.outcome())
+    values = run(draw, chosen, texts, rollouts, seed, bot, game.name, figures, game.outcome(),
+                 budget)
+    note = "; ".join(part for part in (fallback, budget.note()) if part)
     return Evaluation(seat=chosen, hand=hand, index=index, rollouts=rollouts, seed=seed,
                       bot=bot, exact=False, values=values, seat_name=names[chosen],
-                      low_score_wins=low)
+                      low_score_wins=low, note=note)
 
 
 def _check_options(rollouts: object, bot: object, seed: object) -> None:
@@ -202,7 +242,8 @@ def _seat(replay: Replay, seat: str | int | None, to_act: int, hand: int, index:
 
 def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
         rollouts: int, seed: int, bot: str, game: str, figures: Figures,
-        outcome: Outcome | None = None) -> dict[str, Estimate]:
+        outcome: Outcome | None = None, budget: SolverBudget | None = None
+        ) -> dict[str, Estimate]:
     """The estimates of ``texts`` over ``rollouts`` states drawn by ``draw``: the engine of
     :func:`evaluate`, for callers that draw their own states (the bidding lab).
 
@@ -211,10 +252,13 @@ def run(draw: Callable[[random.Random], State], seat: int, texts: Sequence[str],
     ``outcome`` (a trick game's :class:`~cardlab.game.Outcome`, whose figures are those
     ``figures`` gives) is the fast path for samples in the play phase with the random or
     heuristic bot: the playout stops at the end of play and the hand is scored once.
+    ``budget``: the ``exact`` bot's budget per solve, which counts the playouts that ran past
+    it (default: :data:`~cardlab.advisor.solver.NODES`).
     """
     master = seeded_rng(seed, "advisor")
     rand = master.random
-    playout = _playout(bot, game, seat)
+    budget = SolverBudget() if budget is None else budget
+    playout = _playout(bot, game, seat, budget)
     sums = [0.0] * len(texts)
     squares = [0.0] * len(texts)
     fig_sums: list[dict[str, float]] = [{} for _ in texts]
@@ -338,10 +382,11 @@ class _Numbers:
         self.random: Callable[[], float] = random.random
 
 
-def _playout(bot: str, game: str, seat: int
+def _playout(bot: str, game: str, seat: int, budget: SolverBudget
              ) -> Callable[[State, Callable[[], float]], None]:
     """A function that finishes the hand of a state with ``bot``, reading random numbers
-    from the function it is given."""
+    from the function it is given. The ``exact`` bot's solves have ``budget``: a playout
+    whose solve runs past it is finished by the heuristic bot, and counted there."""
     if bot == "random":
         def random_playout(state: State, numbers: Callable[[], float]) -> None:
             state.random_playout(numbers)
@@ -357,13 +402,20 @@ def _playout(bot: str, game: str, seat: int
         stream.random = numbers
         to_act = state.to_act
         apply = state.apply
+        solver = solve
+        budget.playouts += 1
         while True:
             actor = to_act()
             if actor < 0:
                 return
-            if solve is not None and _few_cards(state):
-                _solve_out(state, seat, solve)
-                return
+            if solver is not None and _few_cards(state):
+                try:
+                    _solve_out(state, seat, solver, budget.nodes)
+                    return
+                except SolveBudgetError:
+                    solver = None  # the heuristic bot plays on from where it stopped
+                    budget.stopped += 1
+                    continue
             apply(apply_bot(state, actor))
 
     return bot_playout
@@ -374,7 +426,7 @@ def _few_cards(state: State) -> bool:
             and max(sum(len(s) for s in held) for held in state.hands) <= EXACT_CARDS)
 
 
-def _solver() -> Callable[[State, int], dict[int, int]]:
+def _solver() -> Callable[[State, int, int | None], dict[int, int]]:
     try:
         from .solver import solve
     except ImportError:
@@ -383,30 +435,34 @@ def _solver() -> Callable[[State, int], dict[int, int]]:
     return solve  # type: ignore[no-any-return]
 
 
-def _solve_out(state: State, seat: int, solve: Callable[[State, int], dict[int, int]]) -> None:
+def _solve_out(state: State, seat: int,
+               solve: Callable[[State, int, int | None], dict[int, int]],
+               nodes: int | None) -> None:
     """Finish the play with paranoid choices: ``seat`` takes its best card by the solver,
-    every other seat the card worst for ``seat`` (the first such in the engine's order)."""
+    every other seat the card worst for ``seat`` (the first such in the engine's order).
+    Each solve has the budget ``nodes``; past it a :class:`SolveBudgetError` leaves the
+    cards played so far on ``state``."""
     while True:
         actor = state.to_act()
         if actor < 0:
             return
-        values = solve(state, seat)
+        values = solve(state, seat, nodes)
         pick = max if actor == seat else min
         best = pick(values.values())
         state.apply(next(card for card in state.legal_actions() if values[card] == best))
 
 
-def _solved(state: State, seat: int, texts: Sequence[str], figures: Figures
-            ) -> dict[str, Estimate]:
+def _solved(state: State, seat: int, texts: Sequence[str], figures: Figures,
+            nodes: int | None) -> dict[str, Estimate]:
     solve = _solver()
     out = {}
     for text in texts:
         after = state.clone()
         after.act(text)
-        _solve_out(after, seat, solve)
+        _solve_out(after, seat, solve, nodes)
         out[text] = Estimate(mean=float(_hand_score(after, seat, state)), stderr=0.0,
                              figures=figures(after, seat, state))
     return out
 
 
-__all__ = ["BOTS", "EXACT_CARDS", "Estimate", "Evaluation", "evaluate", "run"]
+__all__ = ["BOTS", "EXACT_CARDS", "Estimate", "Evaluation", "SolverBudget", "evaluate", "run"]

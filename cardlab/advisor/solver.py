@@ -8,7 +8,13 @@ play: ``seat`` plays to maximise its own hand score and every other seat plays t
 as a coalition that sees all the cards too. :func:`value` is the position's own value, and
 :func:`best_line` one line of play that reaches it.
 
-The search (alpha-beta with a transposition table and equivalent cards searched once) lives in
+Every solve has a budget of ``nodes`` (:data:`NODES` unless told; ``None``: none), the cards
+it may try in all: past it the solve stops with :class:`~cardlab.errors.SolveBudgetError`,
+"not solved within N nodes", rather than running on. A node count, not a clock, so the same
+solve stops at the same place on every machine, compiled or not (``docs/advisor.md``).
+
+The search (alpha-beta with a transposition table, keys by relative ranks and equivalent
+cards searched once) lives in
 :mod:`cardlab.solvekernel`; the game makes it (:meth:`cardlab.game.Game.solver_search`, in
 its package's ``solving`` module): the numbers of the position, and the game's own scoring
 function for the end of the hand as the search's leaf, so no rule of scoring is written twice.
@@ -25,17 +31,29 @@ This module names no game. ``docs/advisor.md`` says more.
 True
 >>> value(state, state.to_act()) == max(values.values())
 True
+>>> solve(state, state.to_act(), nodes=1)
+Traceback (most recent call last):
+    ...
+cardlab.errors.SolveBudgetError: not solved within 1 node
 """
 
 from __future__ import annotations
 
-from ..errors import CardlabError
+import contextlib
+import gc
+from collections.abc import Iterator
+
+from ..errors import CardlabError, OptionError, SolveBudgetError, brief
 from ..game import State, list_games
 from ..games.trick_taking.state import PLAY, TrickTaking
 from ..solvekernel import Search
 
+# The default budget of a solve, in nodes (a card tried): a few seconds of the compiled
+# kernel (docs/advisor.md has the figures), far above any solve of the advisor's exact bot.
+NODES = 10_000_000
 
-def solve(state: State, seat: int) -> dict[int, int]:
+
+def solve(state: State, seat: int, nodes: int | None = NODES) -> dict[int, int]:
     """Each legal card of the seat to act → ``seat``'s final hand score under paranoid play.
 
     ``seat`` (0-based) maximises its hand score, every other seat minimises it, all cards
@@ -43,36 +61,54 @@ def solve(state: State, seat: int) -> dict[int, int]:
     weighs. Play phase of a game with an exact solver only, otherwise
     :class:`~cardlab.errors.CardlabError`. Cards that are equivalent (the same suit, next to
     each other among the cards still in play, and in Bob's Hat both hat cards or neither) are
-    searched once and get the same value.
+    searched once and get the same value. Past ``nodes`` nodes, a
+    :class:`~cardlab.errors.SolveBudgetError`.
     """
-    search, turn, trick, leader, left, settled = _prepare(state, seat)
+    return _solve(state, seat, nodes)[0]
+
+
+def _solve(state: State, seat: int, nodes: int | None) -> tuple[dict[int, int], int]:
+    """:func:`solve`, and the nodes it took."""
+    search, turn, trick, leader, left, settled = _prepare(state, seat, nodes)
     if settled:
-        return dict.fromkeys(state.legal_actions(), search.leaf(0, 0))
-    values = search.root_values(trick, leader, left, turn)
-    return {card: values[card] for card in state.legal_actions()}
+        return dict.fromkeys(state.legal_actions(), search.leaf(0, 0)), 0
+    with _quiet_gc():
+        values = search.root_values(trick, leader, left, turn)
+    return {card: values[card] for card in state.legal_actions()}, search.nodes
 
 
-def value(state: State, seat: int) -> int:
+def value(state: State, seat: int, nodes: int | None = NODES) -> int:
     """The position's paranoid value for ``seat``: its hand score with best play on both sides.
 
     Equal to ``max(solve(state, seat).values())`` when ``seat`` is to act, and to the ``min``
-    otherwise, but found without valuing each card on its own.
+    otherwise, but found without valuing each card on its own. Past ``nodes`` nodes, a
+    :class:`~cardlab.errors.SolveBudgetError`.
     """
-    search, turn, trick, leader, left, settled = _prepare(state, seat)
+    search, turn, trick, leader, left, settled = _prepare(state, seat, nodes)
     if settled:
         return search.leaf(0, 0)
-    return search.root_value(trick, leader, left, turn)
+    with _quiet_gc():
+        return search.root_value(trick, leader, left, turn)
 
 
-def best_line(state: State, seat: int) -> list[int]:
+def best_line(state: State, seat: int, nodes: int | None = NODES) -> list[int]:
     """One line of play to the end of the hand along which ``seat`` scores :func:`value`:
     at each step the seat to act plays its best card for its side (the lowest-numbered card
-    among equals). ``state`` is left as it was.
+    among equals). ``state`` is left as it was. ``nodes`` is the budget of the whole line
+    (its solves one after another); past it, a :class:`~cardlab.errors.SolveBudgetError`.
     """
     line: list[int] = []
     here = _check(state.clone(), seat)
+    budget = left = check_nodes(nodes)
     while here.phase == PLAY:
-        values = solve(here, seat)
+        try:
+            if left is not None and left < 1:
+                raise SolveBudgetError(0)
+            values, used = _solve(here, seat, left)
+        except SolveBudgetError:  # the line's budget, not what was left of it
+            raise SolveBudgetError(budget or 0) from None
+        if left is not None:
+            left -= used
         pick = max if here.to_act() == seat else min
         target = pick(values.values())
         card = min(c for c, v in values.items() if v == target)
@@ -111,12 +147,43 @@ def _check(state: State, seat: int) -> TrickTaking:
     return state
 
 
-def _prepare(state: State, seat: int) -> tuple[Search, int, list[int], int, int, bool]:
-    """The game's search for ``state``, where the play starts, and whether nothing left can
-    change the score (no part of the summary counts, and no hat that matters): then the
-    search's leaf gives the score, ``leaf(0, 0)``."""
+@contextlib.contextmanager
+def _quiet_gc() -> Iterator[None]:
+    """No garbage collection during a search: its table makes many small containers and
+    no cycle, and collecting them again and again costs a tenth of the time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def check_nodes(nodes: object) -> int | None:
+    """The ``nodes`` option of a solve: a whole number of at least 1, or None (no budget);
+    else an :class:`~cardlab.errors.OptionError`.
+
+    >>> check_nodes(5), check_nodes(None)
+    (5, None)
+    """
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                              or nodes < 1):
+        raise OptionError(f"nodes is a whole number of at least 1 (or None: no budget), not "
+                          f"{brief(nodes)}")
+    return nodes
+
+
+def _prepare(state: State, seat: int, nodes: int | None
+             ) -> tuple[Search, int, list[int], int, int, bool]:
+    """The game's search for ``state`` with its budget, where the play starts, and whether
+    nothing left can change the score (no part of the summary counts, and no hat that
+    matters): then the search's leaf gives the score, ``leaf(0, 0)``."""
     here = _check(state, seat)
+    budget = check_nodes(nodes)
     search = here.rules.game.solver_search(here, seat, True)
+    if budget is not None:
+        search.set_budget(budget)
     trick, left = here.trick[:], len(here.dealt_hands[here.leader]) - len(here.history)
     settled = search.key_mask == 0 and not search.hat_matters
     return search, here.turn, trick, here.leader, left, settled
@@ -134,4 +201,4 @@ def playout_search(state: State, seat: int) -> Search:
     return search
 
 
-__all__ = ["best_line", "playout_search", "solvable", "solve", "value"]
+__all__ = ["NODES", "best_line", "check_nodes", "playout_search", "solvable", "solve", "value"]

@@ -57,9 +57,10 @@ def source_text(record: dict[str, Any], actor: str, low: bool = False) -> str:
                 "of the hand")
     n = int(record.get("rollouts", 0))
     bot = BOTS.get(str(record.get("bot")), str(record.get("bot")))
+    note = f" (the advisor's note: {record['note']})" if record.get("note") else ""
     return (f"{actor}'s choices: expected {what} over {n} sampled deal"
             f"{'' if n == 1 else 's'}, played out by {bot}; "
-            "± one standard error")
+            f"± one standard error{note}")
 
 
 def eval_entry(game: str, seats: Sequence[str], actor: int, record: dict[str, Any],

@@ -144,10 +144,27 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
     fewest = flags & (FEWEST | DOUBLE)
     alone = [0] * n
     ranges: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
+    found: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
+    # where each seat's count of a colour sits in the summary, and its count before it
+    shifts = [[FIELD * (3 * s + c) for s in range(n)] for c in range(3)]
+    columns = [[base[s][c] for s in range(n)] for c in range(3)]
+    totals = [sum(base[s]) for s in range(n)]
 
     def part(kind: int, start: tuple[int, ...], more: int) -> tuple[int, int]:
         """``kind`` a suit (most) or -1 (fewest): the part's range from counts ``start``
         with ``more`` cards (most) or tricks (fewest) still to share out."""
+        key = (kind, start, more)
+        got = found.get(key)
+        if got is None:
+            got = ranges_of(kind, start, more)
+            found[key] = got
+        return got
+
+    def ranges_of(kind: int, start: tuple[int, ...], more: int) -> tuple[int, int]:
+        # No other seat bids here, so which of them holds which count changes nothing:
+        # their counts are sorted, and one range serves every order of them.
+        others = sorted(start[:seat] + start[seat + 1:])
+        start = (*others[:seat], start[seat], *others[seat:])
         key = (kind, start, more)
         got = ranges.get(key)
         if got is None:
@@ -162,12 +179,20 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
                         taken[s][kind] = start[s] + share[s]
                 else:
                     taken = [[start[s] + step * share[s], 0, 0] for s in range(n)]
-                scores.append(score_hand(bids, taken, dealt, size, -1, 0,
-                                                  negative)[seat])
+                scores.append(score_hand(bids, taken, dealt, size, -1, 0, negative)[seat])
             got = (min(scores), max(scores))
             ranges[key] = got
         return got
 
+    def add(key: int, start: tuple[int, ...], a: int, b: int) -> int:
+        """The key with one part's: its score once settled (offset to be positive), else
+        its counts."""
+        if a == b:
+            return (key << 1 | 1) << 12 | (a + 2048)
+        key <<= 1
+        for count in start:
+            key = key << 7 | count
+        return key
 
     def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int, int]:
         # It reads the counts the key mask keeps, and of the cards in play only how many
@@ -175,24 +200,21 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
         # its answers under those).
         low = high = carried
         key = 1  # a leading 1: the fields below then read back one way only
-        counts = [[base[s][c] + ((summary >> (FIELD * (3 * s + c))) & full)
-                   for c in range(3)] for s in range(n)]
-        fields: list[tuple[int, tuple[int, ...], int]] = [
-            (suit, tuple(counts[s][suit] for s in range(n)),
-             (in_play & suit_mask[suit]).bit_count()) for suit in most]
-        if fewest:
-            fields.append((-1, tuple(sum(counts[s]) for s in range(n)),
-                           in_play.bit_count() // n))
-        for kind, start, more in fields:
-            a, b = part(kind, start, more)
+        for suit in most:
+            column, at = columns[suit], shifts[suit]
+            start = tuple([column[s] + ((summary >> at[s]) & full) for s in range(n)])
+            a, b = part(suit, start, (in_play & suit_mask[suit]).bit_count())
             low += a
             high += b
-            if a == b:  # settled: its score, offset to be positive
-                key = (key << 1 | 1) << 12 | (a + 2048)
-            else:
-                key <<= 1
-                for count in start:
-                    key = key << 7 | count
+            key = add(key, start, a, b)
+        if fewest:
+            start = tuple([totals[s] + ((summary >> shifts[0][s]) & full)
+                           + ((summary >> shifts[1][s]) & full)
+                           + ((summary >> shifts[2][s]) & full) for s in range(n)])
+            a, b = part(-1, start, in_play.bit_count() // n)
+            low += a
+            high += b
+            key = add(key, start, a, b)
         if hat_value:
             if in_play & hat_mask:
                 low += min(0, hat_value)

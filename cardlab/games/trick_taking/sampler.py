@@ -33,7 +33,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ...errors import CardlabError
 from ...game import Bot, RolloutBot, SeatView
-from ...solvekernel import deal_direct, deal_reject
+from ...rolloutkernel import deal_direct, deal_reject
 from .state import SuitedDeck, TrickTaking
 
 
