@@ -582,13 +582,15 @@ TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suit_ordered", "ncards", "nseat
 """The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
 
 
-def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) -> bool:
+def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
+               keys: list[int] | None = None) -> bool:
     """Play ``card`` for the seat to act, or with ``rand`` random cards to the end of play.
 
     With ``rand`` None: returns False, changing nothing, when the seat does not hold
     ``card`` or it fails to follow suit. With ``rand``: plays uniformly random legal cards
     until every card is played, each the ``int(rand() * n)``-th of the ``n`` legal cards
-    in the order ``legal_actions`` lists them (the suit led, else the hand in suit order).
+    in the order ``legal_actions`` lists them (the suit led, else the hand in suit order),
+    each appended to ``keys`` (when given) as ``card * seats + seat``.
 
     Either way each card goes on the trick through :func:`_place`.
     """
@@ -605,8 +607,11 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) 
         _place(table, card, suit)
         return True
     while True:
-        choices = _choices(table, table.dealt[table.turn] & ~table.gone)
+        seat = table.turn
+        choices = _choices(table, table.dealt[seat] & ~table.gone)
         pick: i64 = _kth_in_suit_order(table, choices, int(rand() * float(count_of(choices))))
+        if keys is not None:
+            keys.append(pick * table.nseats + seat)
         if _place(table, pick, table.suit_of[pick]):
             return True
 
@@ -703,14 +708,27 @@ class RandomPlayer(Player):
         return actions[int(self.rng.random() * len(actions))]
 
 
-def play_hand(table: TrickKernel, players: list[Player]) -> int:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OtherPhases:
+    """How :func:`play_hand` applies an action outside the play of cards (a bid, the hat):
+    through the state's ``apply``, unless a game's compiled part applies it directly (a
+    method of a state of an interpreted class is looked up by name)."""
+
+    def apply_other(self, table: TrickKernel, action: int) -> None:
+        table.apply(action)
+
+
+def play_hand(table: TrickKernel, players: list[Player], keys: list[int] | None = None,
+              other: OtherPhases | None = None) -> int:
     """Let ``players`` (one a seat) act until nobody is to act in this hand (every trick
-    game's end of a hand sets ``turn`` to -1); return how many actions they made.
+    game's end of a hand sets ``turn`` to -1); return how many actions they made, each
+    appended to ``keys`` (when given) as ``action * seats + seat``.
 
     A card goes through :func:`play_cards` (``_illegal_play`` when it may not be played), any
-    other action through the state's ``apply``.
+    other action through ``other`` (:class:`OtherPhases`), else the state's ``apply``.
     """
     count = 0
+    n = table.nseats
     while True:
         seat = table.turn
         if seat < 0:
@@ -719,8 +737,12 @@ def play_hand(table: TrickKernel, players: list[Player]) -> int:
         if table.phase is PLAY:
             if not play_cards(table, action, None):
                 table._illegal_play(action)
-        else:
+        elif other is None:
             table.apply(action)
+        else:
+            other.apply_other(table, action)
+        if keys is not None:
+            keys.append(action * n + seat)
         count += 1
 
 

@@ -754,7 +754,7 @@ def test_the_cli_plays_shows_and_validates_whot(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli_main(["show", str(out)])
     shown = capsys.readouterr().out
-    assert "Hand 5" in shown and "Final:" in shown
+    assert "Game 5" in shown and "Final:" in shown  # a Whot hand is a game of the rubber
     with pytest.raises(SystemExit):
         cli_main(["validate", str(out)])
     assert "valid Whot replay, 5 games" in capsys.readouterr().out

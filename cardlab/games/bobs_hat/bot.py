@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ...bots import LazyRandom, PlayerBot
 from ...game import State
+from ...playout import Draws
 from .engine import BID, DECK, FEWEST, HAT_CARDS, HAT_MINUS, HAT_PLUS, MOST, BobsHatState
 from .kernel import HeuristicPlayer
 
@@ -88,8 +89,15 @@ class HeuristicBot(PlayerBot):
         trumps = len(held[state.trump]) if state.trump >= 0 else 0
         if average < 8.5 and trumps <= 1:
             flags |= FEWEST
-        if not flags:
-            flags = MOST[max(range(3), key=lambda s: (strength[s], self.rng.random()))]
+        if not flags:  # the strongest suit; a number per suit, read only on a tie
+            draws = Draws(self.rng, 3)
+            best = 0
+            for suit in (1, 2):
+                if strength[suit] > strength[best] or (
+                        strength[suit] == strength[best] and draws.at(suit) > draws.at(best)):
+                    best = suit
+            draws.done()
+            flags = MOST[best]
         return BID + flags if BID + flags in legal else legal[0]
 
     def play_card(self, state: BobsHatState, seat: int, legal: list[int]) -> int:

@@ -308,8 +308,14 @@ class BobsHatState(TrickTaking):
         # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
         dealt = self.clone()
         dealt.deal_seeded(seed)
-        return {"trump": "gray" if dealt.trump < 0 else TRUMP_CARDS[dealt.trump],
-                "hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands]}
+        return dealt.dealt_record()
+
+    def dealt_record(self) -> dict[str, Any]:
+        """The record of the deal of the hand being played (or just played): the trump card
+        turned and each seat's cards, as ``seeded_chance`` gives a seeded deal's."""
+        codes = DECK.codes
+        return {"trump": "gray" if self.trump < 0 else TRUMP_CARDS[self.trump],
+                "hands": [[codes[c] for c in cards] for cards in self.dealt_hands]}
 
     def deal_seeded(self, seed: int | str) -> None:
         """Deal the hand that is due from ``seed``: the one seeded deal of the game (its

@@ -22,6 +22,7 @@ from mypy_extensions import i64
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
 from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, held_by, low_card
+from cardlab.playout import Playout
 
 # Bids are bit flags: most blue, most red, most black, fewest, doubled, no bid.
 MOST: Final = (1, 2, 4)
@@ -183,3 +184,46 @@ def _extreme(cards: i64, ranks: tuple[int, ...], highest: bool) -> int:
             out_rank = rank
         cards &= cards - 1
     return out
+
+
+class BobsPlayout(Playout):
+    """A simulation's hands of Where's Bob's Hat? (:class:`~cardlab.playout.Playout`), and
+    what it keeps of each besides the common values: the hat's holder (-1: none) and value;
+    each seat's bid flags and the cards it took by suit; each seat's points by part of the
+    score (the engine's ``score_parts``). ``cardlab.games.bobs_hat.records`` makes the
+    columns of them."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.hat_holder: list[int] = []  # per hand
+        self.hat_value: list[int] = []
+        self.bid_flags: list[int] = []  # per hand and seat
+        self.taken_suits: list[list[int]] = []
+        self.parts: list[dict[str, int]] = []
+
+    def deal(self, table: Any, seed: Any) -> None:
+        table.deal_seeded(seed)
+        self.keep_deal(table)
+
+    def number(self, table: Any) -> int:
+        number: int = table.hand_no
+        return number
+
+    def size(self, table: Any) -> int:
+        size: int = table.size
+        return size
+
+    def dealer(self, table: Any) -> int:
+        dealer: int = table.dealer
+        return dealer
+
+    def scores_of(self, table: Any) -> list[int]:
+        sheet: list[list[int]] = table.sheet
+        return sheet[-1]
+
+    def keep(self, table: Any) -> None:
+        self.hat_holder.append(table.hat_holder())
+        self.hat_value.append(table.hat_value)
+        self.bid_flags.extend(table.bids)
+        self.taken_suits.extend(table.taken())
+        self.parts.extend(table.score_parts() or ())  # a hand that is over has its parts

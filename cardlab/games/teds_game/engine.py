@@ -47,6 +47,7 @@ from .kernel import (
     TedsKernel,
     begin_bids,
     dealer_bids,
+    game_over,
     hook_now,
     max_start,
     score,
@@ -219,13 +220,18 @@ class TedsGameState(TrickTaking, TedsKernel):
         # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
         dealt = self.clone()
         dealt.deal_seeded(seed)
-        return {"hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands],
-                "turned": DECK.codes[dealt.turned]}
+        return dealt.dealt_record()
+
+    def dealt_record(self) -> dict[str, Any]:
+        """The record of the deal of the hand being played (or just played): each seat's
+        cards and the card turned up, as ``seeded_chance`` gives a seeded deal's."""
+        codes = DECK.codes
+        return {"hands": [[codes[c] for c in cards] for cards in self.dealt_hands],
+                "turned": codes[self.turned]}
 
     def apply_chance(self, record: Any) -> None:
         if self.phase == PHASE_SETUP:
-            self.draws, self.first_dealer = self._check_setup(record)
-            self.phase = PHASE_DEAL
+            self._drawn(*self._check_setup(record))
             return
         if self.phase != PHASE_DEAL:
             raise self.refuse(self._wrong_action(-1))
@@ -236,8 +242,17 @@ class TedsGameState(TrickTaking, TedsKernel):
                                      action=err.action) from None
         self._begin_hand(*checked)
 
-    def _not_dealing(self) -> None:
-        raise self.refuse(self._wrong_action(-1))
+    def _deal_other(self, seed: int | str) -> None:
+        """The seeded draw for first dealer, as its record would enter it (no card codes);
+        any other time, no deal is due."""
+        if self.phase != PHASE_SETUP:
+            raise self.refuse(self._wrong_action(-1))
+        self._drawn(*seeded_draw(seed, self.rules.players))
+
+    def _drawn(self, draws: list[list[int]], first_dealer: int) -> None:
+        """The draw for first dealer is made: the first hand is due."""
+        self.draws, self.first_dealer = draws, first_dealer
+        self.phase = PHASE_DEAL
 
     def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
         n = self.nseats
@@ -467,7 +482,7 @@ class TedsGameState(TrickTaking, TedsKernel):
 
     # -- progress ------------------------------------------------------------------------
     def is_game_over(self) -> bool:
-        return self.phase == PHASE_OVER
+        return game_over(self)
 
     def hand_number(self) -> int:
         return self.hand_no

@@ -39,6 +39,7 @@ from cardlab.kernel import (
     play_cards,
     seeded_stream,
 )
+from cardlab.playout import Draws, Playout
 
 NCARDS: Final = 52
 NSUITS: Final = 4
@@ -132,47 +133,43 @@ class TedsKernel(TrickKernel):
 
     def deal_seeded(self, seed: int | str) -> None:
         """Deal the hand that is due from ``seed``: the one seeded deal of the game (its
-        record, ``seeded_chance(seed)``, is what this deals).
+        record, ``seeded_chance(seed)``, is what this deals); before the first hand, the
+        draw for first dealer (the game's ``_deal_other``).
 
         The words of :func:`~cardlab.kernel.seeded_stream` for the hand (keys ``teds-game``
         and the hand number) shuffle the deck, which is dealt one card at a time from the
         dealer's left and sorted into suits in one pass of :func:`~cardlab.kernel.deal_into`;
         the next card of the deck is turned up for trump.
         """
-        if self.phase is not PHASE_DEAL:
-            self._not_dealing()
-            return
-        n: i64 = self.nseats
-        hand: i64 = self.hand_no + 1
-        size: i64 = self.sizes[hand - 1]
-        dealer: i64 = dealer_of_hand(self.first_dealer, hand, n)
-        left: i64 = dealer + 1 if dealer + 1 < n else 0
-        stream = seeded_stream(seed, ("teds-game", hand), n * size + 1)
-        turned = deal_into(self, stream, size, left, left, NSUITS)
-        self.trump = self.suit_of[turned]
-        begin_bids(self, turned, dealer, hand, size)
+        deal_hand(self, seed)
 
-    def random_playout(self, rand: Callable[[], float]) -> None:
+    def random_playout(self, rand: Callable[[], float],
+                       record: list[int] | None = None) -> None:
         """Finish the hand with random legal actions: each the ``int(rand() * n)``-th of the
         ``n`` actions ``legal_actions`` lists (the bids, with the hook, then the cards
-        through :func:`~cardlab.kernel.play_cards`), in one compiled call."""
+        through :func:`~cardlab.kernel.play_cards`), in one compiled call; each appended to
+        ``record`` (when given) as ``action * seats + seat``."""
+        n = self.nseats
         while self.phase is PHASE_BID:
             bids = self.legal_ready
             assert bids is not None  # always ready while bidding (see begin_bids, take_bid)
-            take_bid(self, bids[int(rand() * len(bids))] - BID)
+            seat = self.turn
+            action = bids[int(rand() * len(bids))]
+            take_bid(self, action - BID)
+            if record is not None:
+                record.append(action * n + seat)
         if self.phase is PLAY:
-            play_cards(self, -1, rand)
+            play_cards(self, -1, rand, record)
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act: a card through
         :func:`~cardlab.kernel.play_cards`, a legal bid here; anything else through the
         game's ``_apply_other`` (a bid change, or the refusal)."""
-        phase = self.phase
-        if phase is PLAY:
+        if self.phase is PLAY:
             if not play_cards(self, action, None):
                 self._illegal_play(action)
-        elif phase is not PHASE_BID or not take_bid(self, action - BID):
-            self._apply_other(action)
+        else:
+            apply_bid(self, action)
 
     def _play_over(self) -> None:
         """The last trick is won: score the hand, and the next hand (or the end) is due."""
@@ -216,9 +213,37 @@ class TedsKernel(TrickKernel):
         mine.reneges = self.reneges[:]
 
     # The game's hooks (overridden by its Python class).
-    def _not_dealing(self) -> None:
-        """Refuse a deal when none is due."""
+    def _deal_other(self, seed: int | str) -> None:
+        """``deal_seeded`` when no hand is due: the draw for first dealer, or the refusal."""
         raise NotImplementedError
+
+
+def deal_hand(table: TedsKernel, seed: int | str) -> None:
+    """:meth:`TedsKernel.deal_seeded`, as a function (compiled code calls it directly)."""
+    if table.phase is not PHASE_DEAL:
+        table._deal_other(seed)
+        return
+    n: i64 = table.nseats
+    hand: i64 = table.hand_no + 1
+    size: i64 = table.sizes[hand - 1]
+    dealer: i64 = dealer_of_hand(table.first_dealer, hand, n)
+    left: i64 = dealer + 1 if dealer + 1 < n else 0
+    stream = seeded_stream(seed, ("teds-game", hand), n * size + 1)
+    turned = deal_into(table, stream, size, left, left, NSUITS)
+    table.trump = table.suit_of[turned]
+    begin_bids(table, turned, dealer, hand, size)
+
+
+def apply_bid(table: TedsKernel, action: int) -> None:
+    """:meth:`TedsKernel.apply` outside the play of cards: a legal bid here, anything else
+    through the game's ``_apply_other`` (a bid change, or the refusal)."""
+    if table.phase is not PHASE_BID or not take_bid(table, action - BID):
+        table._apply_other(action)
+
+
+def game_over(table: TedsKernel) -> bool:
+    """Whether the game is over: the last hand has been scored."""
+    return table.phase == PHASE_OVER
 
 
 def begin_bids(table: TedsKernel, turned: int, dealer: int, hand_no: int, size: int) -> None:
@@ -334,17 +359,21 @@ class HeuristicPlayer(Player):
         if BID + wanted in legal:
             return BID + wanted
         best = -1
+        best_at = 0
         best_gap = 0.0
         best_over = False
-        best_draw = 0.0
+        draws = Draws(self.rng, len(legal))  # a number per allowed bid, read only on a tie
+        k = 0
         for action in legal:  # min over (gap, above the wanted bid, a random number)
             bid = action - BID
             gap = abs(float(bid) - expected)
             over = bid > wanted
-            draw: float = self.rng.random()
             if best < 0 or gap < best_gap or (gap == best_gap and (
-                    (not over and best_over) or (over == best_over and draw < best_draw))):
-                best, best_gap, best_over, best_draw = bid, gap, over, draw
+                    (not over and best_over) or (
+                        over == best_over and draws.at(k) < draws.at(best_at)))):
+                best, best_at, best_gap, best_over = bid, k, gap, over
+            k += 1
+        draws.done()
         return BID + best
 
     def card(self, table: TedsKernel, seat: int) -> int:
@@ -397,3 +426,44 @@ def _best(cards: i64, suit_of: tuple[int, ...], ranks: tuple[int, ...], trump: i
             out_key = key
         cards &= cards - 1
     return out
+
+
+class TedsPlayout(Playout):
+    """A simulation's hands of Ted's Game (:class:`~cardlab.playout.Playout`), and what it keeps
+    of each besides the common values: the bid the hook forbade the dealer (-1: none), and
+    each seat's bid (after any change) and tricks (``cardlab.games.teds_game.records`` makes
+    the columns of them)."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.hook: list[int] = []  # per hand
+        self.bids: list[int] = []  # per hand and seat
+        self.tricks: list[int] = []
+
+    def over(self, table: Any) -> bool:
+        return game_over(cast(TedsKernel, table))
+
+    def deal(self, table: Any, seed: Any) -> None:
+        deal_hand(cast(TedsKernel, table), seed)
+        self.keep_deal(table)
+
+    def apply_other(self, table: TrickKernel, action: int) -> None:
+        apply_bid(cast(TedsKernel, table), action)
+
+    def number(self, table: Any) -> int:
+        return cast(TedsKernel, table).hand_no
+
+    def size(self, table: Any) -> int:
+        return cast(TedsKernel, table).size
+
+    def dealer(self, table: Any) -> int:
+        return cast(TedsKernel, table).dealer
+
+    def scores_of(self, table: Any) -> list[int]:
+        return cast(TedsKernel, table).sheet[-1]
+
+    def keep(self, table: Any) -> None:
+        mine = cast(TedsKernel, table)
+        self.hook.append(mine.hook)
+        self.bids.extend(mine.bids)
+        self.tricks.extend(mine.tricks_won)
