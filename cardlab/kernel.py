@@ -195,8 +195,8 @@ def bit(card: i64) -> i64:
 def low_card(mask: i64) -> i64:
     """The lowest card of ``mask`` (not 0).
 
-    >>> low_card(40)
-    3
+    >>> low_card(40), low_card(1 << 62)
+    (3, 62)
     """
     return int(mask & -mask).bit_length() - 1
 
@@ -274,19 +274,20 @@ def deck_masks(suit_of: tuple[int, ...], nsuits: int) -> tuple[list[int], bool]:
 
 # deck_masks of the decks dealt so far, by the identity of their suit_of tuple (a deck's
 # tuple lives as long as the game module: each is made once)
-_DECKS: dict[int, tuple[tuple[int, ...], list[int], bool]] = {}
+_DECKS: dict[int, tuple[tuple[int, ...], list[int], bool, bytes]] = {}
 
 
 def _deck(table: TrickKernel, nsuits: int) -> None:
-    """Give the table its deck's suit masks (made once per deck)."""
+    """Give the table its deck's suit masks and suits as bytes (made once per deck)."""
     suit_of = table.suit_of
     entry = _DECKS.get(id(suit_of))
     if entry is None or entry[0] is not suit_of or len(entry[1]) != nsuits:
         masks, ordered = deck_masks(suit_of, nsuits)
-        entry = (suit_of, masks, ordered)
+        entry = (suit_of, masks, ordered, bytes(suit_of))
         _DECKS[id(suit_of)] = entry
     table.suit_masks = entry[1]
     table.suit_ordered = entry[2]
+    table.suits = entry[3]
     table.nsuits = nsuits
 
 
@@ -312,6 +313,7 @@ class TrickKernel:
 
     suit_of: tuple[int, ...]
     suit_masks: list[int]  # each suit's cards as bits (the deck's own list: never changed)
+    suits: bytes  # suit_of, a byte a card (read without unboxing)
     suit_ordered: bool  # the deck is numbered suit by suit
     ncards: i64
     nseats: i64
@@ -554,6 +556,7 @@ def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
     """:meth:`TrickKernel.copy_table_into`, as a function (see :func:`deal_into`)."""
     other.suit_of = table.suit_of
     other.suit_masks = table.suit_masks
+    other.suits = table.suits
     other.suit_ordered = table.suit_ordered
     other.ncards = table.ncards
     other.nseats = table.nseats
@@ -575,8 +578,8 @@ def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
     other.legal_ready = table.legal_ready
 
 
-TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suit_ordered", "ncards", "nseats", "nsuits",
-                       "dealt", "gone", "played", "winners", "first_leader", "trump", "turn",
+TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suits", "suit_ordered", "ncards", "nseats",
+                       "nsuits", "dealt", "gone", "played", "winners", "first_leader", "trump", "turn",
                        "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
                        "phase", "legal_ready")
 """The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
@@ -600,7 +603,7 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
         held: i64 = table.dealt[table.turn] & ~table.gone
         if not held & bit(card):
             return False
-        suit = table.suit_of[card]
+        suit = table.suits[card]
         led = table.led
         if suit != led and must_follow(led, held & table.suit_masks[led]):
             return False
@@ -612,7 +615,7 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
         pick: i64 = _kth_in_suit_order(table, choices, int(rand() * float(count_of(choices))))
         if keys is not None:
             keys.append(pick * table.nseats + seat)
-        if _place(table, pick, table.suit_of[pick]):
+        if _place(table, pick, table.suits[pick]):
             return True
 
 
@@ -620,7 +623,7 @@ def force_card(table: TrickKernel, card: int) -> None:
     """Table mode: the seat to act puts ``card``, which it holds, on the trick whether or
     not it follows suit (a renege), and the trick goes on as played: the card counts as a
     card of its own suit (so a renegade trump can win the trick)."""
-    _place(table, card, table.suit_of[card])
+    _place(table, card, table.suits[card])
 
 
 def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
@@ -642,7 +645,7 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
         table.win_card = card
     else:
         win_card = table.win_card
-        if beats(card, suit, win_card, table.suit_of[win_card], table.trump):
+        if beats(card, suit, win_card, table.suits[win_card], table.trump):
             table.win_seat = seat
             table.win_card = card
     nseats = table.nseats

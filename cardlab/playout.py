@@ -120,8 +120,8 @@ class Playout(OtherPhases):
     """One chunk's hands as the kernel plays them, and what each gave, in plain lists.
 
     Per hand: ``numbers`` (the game's hand number), ``dealers``, ``sizes`` (cards dealt to
-    each seat), ``actions`` (made in the hand, all seats); per hand and seat, in seat order:
-    ``scores`` (what the hand added) and ``totals`` (the seat's total after it). After
+    each seat), ``actions`` (made in the hand, all seats); per hand and seat, in seat order,
+    ``scores`` (what the hand added); ``running``, the game's totals so far. After
     :meth:`record`, also ``deals`` (each hand's deal record, what ``seeded_chance`` gives)
     and ``keys`` (every action, ``action * players + seat``).
 
@@ -138,7 +138,6 @@ class Playout(OtherPhases):
         self.sizes: list[int] = []
         self.actions: list[int] = []
         self.scores: list[int] = []
-        self.totals: list[int] = []
         self.running: list[int] = [0] * players  # this game's totals so far
         self.deals: list[Any] | None = None
         self.keys: list[int] | None = None
@@ -238,17 +237,14 @@ class Playout(OtherPhases):
             count += 1
 
     def ended(self, table: Any, count: int) -> None:
-        """The hand is over: keep its number, dealer, actions, scores and the totals."""
+        """The hand is over: keep its number, dealer, actions and scores, and add them up."""
         self.numbers.append(self.number(table))
         self.dealers.append(self.dealer(table))
         self.actions.append(count)
         scores = self.scores_of(table)
         running = self.running
-        totals = self.totals
         for seat in range(self.players):
-            total = running[seat] + scores[seat]
-            running[seat] = total
-            totals.append(total)
+            running[seat] += scores[seat]
         self.scores.extend(scores)
         self.keep(table)
 

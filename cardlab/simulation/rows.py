@@ -246,8 +246,15 @@ def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any], log: 
     nhands = len(h_game)
     seat_index = np.tile(np.arange(n, dtype=np.int8), nhands)
     dealer = np.repeat(np.asarray(log.dealers, dtype=np.int8), n)
+    games = np.asarray(h_game, dtype=np.int32)
+    scores = np.asarray(log.scores, dtype=np.int64).reshape(nhands, n)
+    # each seat's total after each hand: the running sums of its game's scores
+    running = scores.cumsum(axis=0)
+    starts = np.flatnonzero(np.r_[True, games[1:] != games[:-1]])  # each game's first hand
+    before = np.concatenate([np.zeros((1, n), np.int64), running])[starts]
+    totals = running - np.repeat(before, np.diff(np.r_[starts, nhands]), axis=0)
     cols: dict[str, Any] = {
-        "game": np.repeat(np.asarray(h_game, dtype=np.int32), n),
+        "game": np.repeat(games, n),
         "hand": np.repeat(np.asarray(log.numbers, dtype=np.int16), n),
         "seat": pa.DictionaryArray.from_arrays(pa.array(seat_index, pa.int8()),
                                                pa.array(list(spec.seats), pa.string())),
@@ -258,8 +265,8 @@ def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any], log: 
         "from_dealer": ((seat_index.astype(np.int16) - dealer) % n).astype(np.int8),
         "hand_size": np.repeat(np.asarray(log.sizes, dtype=np.int16), n),
         "actions": np.repeat(np.asarray(log.actions, dtype=np.int32), n),
-        "score": np.asarray(log.scores, dtype=np.int32),
-        "total": np.asarray(log.totals, dtype=np.int32),
+        "score": scores.reshape(-1).astype(np.int32),
+        "total": totals.reshape(-1).astype(np.int32),
     }
     cols.update(rec.build(seat_index, cols["dealer"]))
     schema = hands_schema(spec.game)

@@ -29,6 +29,7 @@ MOST: Final = (1, 2, 4)
 FEWEST: Final = 8
 DOUBLE: Final = 16
 NO_BID: Final = 32
+MOST_BITS: Final = bytes(MOST)  # the most-bid flag of each suit, indexed by a suit
 BID_WORDS: Final = {1: "most-blue", 2: "most-red", 4: "most-black", 8: "fewest",
                     24: "double-fewest"}
 
@@ -93,6 +94,7 @@ class HeuristicPlayer(Player):
         self.rng = rng
         self.other = other
         self.ranks = ranks
+        self.rank_of = bytes(ranks)  # the same, a byte a card: read without unboxing
         self.hats = hats
 
     def act(self, table: TrickKernel, seat: int) -> int:
@@ -107,8 +109,8 @@ class HeuristicPlayer(Player):
         in the order of the legal actions."""
         state = cast(Any, table)  # the bids and the hat are the game's own attributes
         flags: i64 = state.bids[seat]
-        suit_of = table.suit_of
-        ranks = self.ranks
+        suits = table.suits
+        ranks = self.rank_of
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading
             if flags & FEWEST:
@@ -117,12 +119,12 @@ class HeuristicPlayer(Player):
             rest = legal
             while rest:
                 card = low_card(rest)
-                if flags & MOST[suit_of[card]]:
+                if flags & MOST_BITS[suits[card]]:
                     wanted |= bit(card)
                 rest &= rest - 1
             return _extreme(wanted if wanted else legal, ranks, True)
         best = table.win_card
-        best_suit = suit_of[best]
+        best_suit = suits[best]
         trump = table.trump
         hats = self.hats
         # the cheapest winner (a non-trump first, then the lowest rank) and the dearest loser
@@ -134,15 +136,21 @@ class HeuristicPlayer(Player):
         rest = legal
         while rest:
             card = low_card(rest)
-            suit = suit_of[card]
+            suit = suits[card]
             if beats(card, suit, best, best_suit, trump):
-                key: i64 = (100 if suit == trump else 0) + ranks[card]
+                key: i64 = ranks[card]
+                if suit == trump:
+                    key += 100
                 if key < winner_key:
-                    winner, winner_key = card, key
+                    winner = card
+                    winner_key = key
             else:
-                key = (0 if hats & bit(card) else 100) + ranks[card]
+                key = ranks[card]
+                if not hats & bit(card):
+                    key += 100
                 if key > loser_key:
-                    loser, loser_key = card, key
+                    loser = card
+                    loser_key = key
             rest &= rest - 1
         if winner >= 0:
             # the trick's value for the seat, its first legal card on it: a card of a most
@@ -153,11 +161,11 @@ class HeuristicPlayer(Player):
             on_table = len(played) - len(table.winners) * table.nseats
             for k in range(len(played) - on_table, len(played)):
                 card = played[k]
-                if flags & MOST[suit_of[card]]:
+                if flags & MOST_BITS[suits[card]]:
                     value += 1
                 hat = hat or bool(hats & bit(card))
             first = low_card(legal)
-            if flags & MOST[suit_of[first]]:
+            if flags & MOST_BITS[suits[first]]:
                 value += 1
             if flags & FEWEST:
                 value -= float(on_table + 2)
@@ -171,7 +179,7 @@ class HeuristicPlayer(Player):
         return _extreme(legal, ranks, False)
 
 
-def _extreme(cards: i64, ranks: tuple[int, ...], highest: bool) -> int:
+def _extreme(cards: i64, ranks: bytes, highest: bool) -> int:
     """The card of ``cards`` of the highest (or lowest) rank, the first in suit order on a
     tie (as ``max``/``min`` over the legal actions keep it)."""
     out: i64 = -1

@@ -328,7 +328,10 @@ class HeuristicPlayer(Player):
                  values: tuple[tuple[float, ...], tuple[float, ...]], mean: float) -> None:
         self.rng = rng
         self.ranks = ranks
-        self.values = values
+        self.rank_of = bytes(ranks)  # the same, a byte a card: read without unboxing
+        # each as its own tuple: a fixed-length tuple indexed at run time is boxed anew
+        self.plain_values = values[0]
+        self.trump_values = values[1]
         self.mean = mean
 
     def act(self, table: TrickKernel, seat: int) -> int:
@@ -343,12 +346,15 @@ class HeuristicPlayer(Player):
         """The tricks the seat's hand should take: its cards' worth over an average hand's."""
         worth = 0.0
         trump = table.trump
-        suit_of = table.suit_of
+        trumps: i64 = table.suit_masks[trump] if trump >= 0 else 0
+        plain_values = self.plain_values
+        trump_values = self.trump_values
         held = held_by(table, seat)
         while held:  # ascending: suit by suit, each suit's cards in order
-            card = low_card(held)
-            worth += self.values[1 if suit_of[card] == trump else 0][card]
-            held &= held - 1
+            low = held & -held
+            card = low_card(low)
+            worth += trump_values[card] if trumps & low else plain_values[card]
+            held ^= low
         return min(worth / (float(table.nseats) * self.mean), float(table.size))
 
     def bid(self, legal: list[int], expected: float) -> int:
@@ -382,49 +388,51 @@ class HeuristicPlayer(Player):
         that loses (or, when every card wins, the highest)."""
         short = table.bids[seat] - table.tricks_won[seat]
         trump = table.trump
-        suit_of = table.suit_of
-        ranks = self.ranks
+        trumps: i64 = table.suit_masks[trump] if trump >= 0 else 0
+        suits = table.suits
+        ranks = self.rank_of
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading: the strongest card, or the weakest (a non-trump first)
             if short > 0:
-                return _best(legal, suit_of, ranks, trump, True, 2, 0, 1)
-            return _best(legal, suit_of, ranks, trump, False, 1, 0, 100)
+                return _best(legal, ranks, trumps, True, 2, 0, 1)
+            return _best(legal, ranks, trumps, False, 1, 0, 100)
         best = table.win_card
-        best_suit = suit_of[best]
+        best_suit = suits[best]
         winners: i64 = 0
         rest = legal
         while rest:
             card = low_card(rest)
-            if beats(card, suit_of[card], best, best_suit, trump):
+            if beats(card, suits[card], best, best_suit, trump):
                 winners |= bit(card)
             rest &= rest - 1
         losers = legal & ~winners
         if short > 0:
             if winners:
                 if len(table.played) - len(table.winners) * table.nseats == table.nseats - 1:
-                    return _best(winners, suit_of, ranks, trump, False, 1, 0, 100)
-                return _best(winners, suit_of, ranks, trump, True, 1, 100, 0)
-            return _best(legal, suit_of, ranks, trump, False, 1, 0, 100)
+                    return _best(winners, ranks, trumps, False, 1, 0, 100)
+                return _best(winners, ranks, trumps, True, 1, 100, 0)
+            return _best(legal, ranks, trumps, False, 1, 0, 100)
         if losers:
-            return _best(losers, suit_of, ranks, trump, True, 1, 100, 0)
-        return _best(legal, suit_of, ranks, trump, True, 1, 0, 0)
+            return _best(losers, ranks, trumps, True, 1, 100, 0)
+        return _best(legal, ranks, trumps, True, 1, 0, 0)
 
 
-def _best(cards: i64, suit_of: tuple[int, ...], ranks: tuple[int, ...], trump: i64,
-          highest: bool, rank_weight: i64, other_weight: i64, trump_weight: i64) -> int:
+def _best(cards: i64, ranks: bytes, trumps: i64, highest: bool, rank_weight: i64,
+          other_weight: i64, trump_weight: i64) -> int:
     """The card of ``cards`` with the highest (or lowest) key ``rank * rank_weight`` plus
-    ``trump_weight`` for a trump or ``other_weight`` for a card of another suit; the first in
-    suit order on a tie (as ``max``/``min`` over the legal actions keep it)."""
+    ``trump_weight`` for a trump (of ``trumps``) or ``other_weight`` for a card of another
+    suit; the first in suit order on a tie (as ``max``/``min`` over the legal actions keep
+    it). ``ranks``: each card's rank, a byte a card."""
     out = -1
     out_key: i64 = 0
     while cards:
-        card = low_card(cards)
-        key: i64 = ranks[card] * rank_weight + (
-            trump_weight if suit_of[card] == trump else other_weight)
+        low = cards & -cards
+        card = low_card(low)
+        key: i64 = ranks[card] * rank_weight + (trump_weight if trumps & low else other_weight)
         if out < 0 or (key > out_key if highest else key < out_key):
             out = card
             out_key = key
-        cards &= cards - 1
+        cards ^= low
     return out
 
 
