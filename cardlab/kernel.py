@@ -62,10 +62,27 @@ def seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> b
     >>> seeded_stream(7, ("deal", 1), 2).hex()
     'e1122c1596863cd7'
     """
+    return material_stream(deal_material(seed, keys), count)
+
+
+def deal_material(seed: int | str, keys: tuple[int | str, ...]) -> str:
+    """What :func:`seeded_stream` hashes for ``(seed, *keys)``: ``cardlab-deal:seed:key:...``.
+
+    One key more appends ``:key``, so a caller that deals many hands of one seed makes its
+    seed's material once and appends each hand's number (Ted's Game's deal).
+
+    >>> deal_material(7, ("deal", 1)) == deal_material(7, ("deal",)) + ":1"
+    True
+    """
     # the material built by concatenation (one pass in C), not a list joined
     material = DEAL_MATERIAL + ":" + str(seed)
     for key in keys:
         material += ":" + str(key)
+    return material
+
+
+def material_stream(material: str, count: int) -> bytes:
+    """``count`` 32-bit words of SHAKE-128 over ``material`` (:func:`deal_material`)."""
     return shake_128(material.encode()).digest(4 * count)
 
 
@@ -579,8 +596,8 @@ def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
 
 
 TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suits", "suit_ordered", "ncards", "nseats",
-                       "nsuits", "dealt", "gone", "played", "winners", "first_leader", "trump", "turn",
-                       "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
+                       "nsuits", "dealt", "gone", "played", "winners", "first_leader", "trump",
+                       "turn", "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
                        "phase", "legal_ready")
 """The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
 

@@ -182,8 +182,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     recorder = _Recorder(spec, keep) if replays else None
     if recorder is not None:
         log.record()
-    h_game: list[int] = []  # per hand
-    s_bot: list[int] = []  # per hand and seat
+    index_of = {name: i for i, name in enumerate(bot_names)}
     # per game
     g_seed: list[int] = []
     g_hands: list[int] = []
@@ -194,8 +193,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     for game in range(first, first + count):
         seed = spec.game_seed(game)
         kinds = spec.seat_bots(game)
-        bot_index = [bot_names.index(k) for k in kinds]
-        all_random = all(k == "random" for k in kinds)
+        all_random = kinds.count("random") == len(kinds)
         state = rules.new_state(recorder.seats) if recorder else rules.new_state()
         setup = None
         if state.chance_kind() == "setup":  # the draw or the cut for first dealer
@@ -213,13 +211,10 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
         players = None if all_random else kernel_players(bots, state)
         hand0 = len(log.numbers)
         log.play(state, players, bots, seed, rand)
-        hands = len(log.numbers) - hand0
-        h_game.extend([game] * hands)
-        s_bot.extend(bot_index * hands)
         g_seed.append(seed)
-        g_hands.append(hands)
+        g_hands.append(len(log.numbers) - hand0)
         g_actions.append(sum(log.actions[hand0:]))
-        g_bot.extend(bot_index)
+        g_bot.extend([index_of[k] for k in kinds])
         final = state.totals()
         if final != log.running:  # the sheet's rows are the hands' scores in every game
             raise RuntimeError(f"game {game}: the hands' scores add up to {log.running}, the "
@@ -228,38 +223,42 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
         g_winners.append(rules.winners(final))
         if recorder:
             recorder.game(game, seed, kinds, setup, state, log, hand0, final)
-    hands_table = _hands_table(spec, bot_names, rec, log, h_game, s_bot)
+    hands_table = _hands_table(spec, bot_names, rec, log, first, g_hands, g_bot)
     games_table = _games_table(spec, bot_names, first, count, g_seed, g_hands, g_actions,
                                g_bot, g_total, g_winners)
     return Chunk(index, first, count, hands_table, games_table,
-                 recorder.texts if recorder else [], len(h_game))
+                 recorder.texts if recorder else [], len(log.numbers))
 
 
 # -- the tables ----------------------------------------------------------------------------
 
 def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any], log: Playout,
-                 h_game: list[int], s_bot: list[int]) -> Any:
+                 first: int, g_hands: list[int], g_bot: list[int]) -> Any:
     import numpy as np
     import pyarrow as pa
 
     n = spec.players
-    nhands = len(h_game)
+    nhands = len(log.numbers)
+    count = len(g_hands)
+    per_game = np.asarray(g_hands, dtype=np.int64)  # each game's hands
     seat_index = np.tile(np.arange(n, dtype=np.int8), nhands)
     dealer = np.repeat(np.asarray(log.dealers, dtype=np.int8), n)
-    games = np.asarray(h_game, dtype=np.int32)
+    games = np.repeat(np.arange(first, first + count, dtype=np.int32), per_game)
+    # each hand's seats' bots: their game's
+    bots = np.repeat(np.asarray(g_bot, dtype=np.int8).reshape(count, n), per_game, axis=0)
     scores = np.asarray(log.scores, dtype=np.int64).reshape(nhands, n)
     # each seat's total after each hand: the running sums of its game's scores
     running = scores.cumsum(axis=0)
-    starts = np.flatnonzero(np.r_[True, games[1:] != games[:-1]])  # each game's first hand
+    starts = np.cumsum(per_game) - per_game  # each game's first hand
     before = np.concatenate([np.zeros((1, n), np.int64), running])[starts]
-    totals = running - np.repeat(before, np.diff(np.r_[starts, nhands]), axis=0)
+    totals = running - np.repeat(before, per_game, axis=0)
     cols: dict[str, Any] = {
         "game": np.repeat(games, n),
         "hand": np.repeat(np.asarray(log.numbers, dtype=np.int16), n),
         "seat": pa.DictionaryArray.from_arrays(pa.array(seat_index, pa.int8()),
                                                pa.array(list(spec.seats), pa.string())),
         "seat_index": seat_index,
-        "bot": pa.DictionaryArray.from_arrays(pa.array(s_bot, pa.int8()),
+        "bot": pa.DictionaryArray.from_arrays(pa.array(bots.reshape(-1), pa.int8()),
                                               pa.array(bot_names, pa.string())),
         "dealer": seat_index == dealer,
         "from_dealer": ((seat_index.astype(np.int16) - dealer) % n).astype(np.int8),

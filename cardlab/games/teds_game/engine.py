@@ -174,6 +174,8 @@ class TedsGameState(TrickTaking, TedsKernel):
         self.sheet = []
         self.row = [0] * n
         self.bid_actions = []
+        self.material_seed = None  # no deal made yet (see deal_hand)
+        self.material = ""
 
     @classmethod
     def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
@@ -494,7 +496,9 @@ class TedsGameState(TrickTaking, TedsKernel):
         return self.row[:]
 
     def totals(self) -> list[int]:
-        return [sum(row[s] for row in self.sheet) for s in range(self.rules.players)]
+        if not self.sheet:
+            return [0] * self.rules.players
+        return [sum(column) for column in zip(*self.sheet, strict=True)]
 
     def dealt_cards(self) -> list[int]:
         cards = super().dealt_cards()

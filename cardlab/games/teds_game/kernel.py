@@ -30,14 +30,14 @@ from cardlab.kernel import (
     TrickKernel,
     _choices,
     beats,
-    bit,
     copy_tricks,
     deal_into,
+    deal_material,
     dealer_of_hand,
     held_by,
     low_card,
+    material_stream,
     play_cards,
-    seeded_stream,
 )
 from cardlab.playout import Draws, Playout
 
@@ -102,7 +102,7 @@ SCORES: Final = _scores()
 
 TEDS_FIELDS: Final = ("sizes", "first_dealer", "dealer", "hand_no", "size", "turned", "bids",
                       "nbids", "bid_total", "hook", "row", "sheet", "bid_actions", "changes",
-                      "reneges")
+                      "reneges", "material_seed", "material")
 """The fields of :class:`TedsKernel`, for pickling a state (see ``TABLE_FIELDS``)."""
 
 
@@ -130,6 +130,8 @@ class TedsKernel(TrickKernel):
     bid_actions: list[int]  # the bids of this hand (never changed)
     changes: list[tuple[int, int, int]]  # (seat, old bid, new bid) this hand
     reneges: list[tuple[int, int, int]]  # (trick number, seat, card) this hand
+    material_seed: Any  # the seed whose deal material is kept (None: none yet)
+    material: str  # deal_material(material_seed, ("teds-game",))
 
     def deal_seeded(self, seed: int | str) -> None:
         """Deal the hand that is due from ``seed``: the one seeded deal of the game (its
@@ -211,6 +213,8 @@ class TedsKernel(TrickKernel):
         mine.bid_actions = self.bid_actions
         mine.changes = self.changes[:]
         mine.reneges = self.reneges[:]
+        mine.material_seed = self.material_seed
+        mine.material = self.material
 
     # The game's hooks (overridden by its Python class).
     def _deal_other(self, seed: int | str) -> None:
@@ -228,7 +232,11 @@ def deal_hand(table: TedsKernel, seed: int | str) -> None:
     size: i64 = table.sizes[hand - 1]
     dealer: i64 = dealer_of_hand(table.first_dealer, hand, n)
     left: i64 = dealer + 1 if dealer + 1 < n else 0
-    stream = seeded_stream(seed, ("teds-game", hand), n * size + 1)
+    if table.material_seed is not seed:  # the game's material, made once (its seed's text)
+        table.material = deal_material(seed, ("teds-game",))
+        table.material_seed = seed
+    # seeded_stream(seed, ("teds-game", hand), ...): the hand's number appended
+    stream = material_stream(table.material + ":" + str(hand), n * size + 1)
     turned = deal_into(table, stream, size, left, left, NSUITS)
     table.trump = table.suit_of[turned]
     begin_bids(table, turned, dealer, hand, size)
@@ -386,29 +394,35 @@ class HeuristicPlayer(Player):
         """While short of its bid, win the trick (lead its strongest card; follow with the
         cheapest winner when last, else the highest); once made, duck with the highest card
         that loses (or, when every card wins, the highest)."""
-        short = table.bids[seat] - table.tricks_won[seat]
+        bid: i64 = table.bids[seat]
+        won: i64 = table.tricks_won[seat]
+        short = bid > won
         trump = table.trump
-        trumps: i64 = table.suit_masks[trump] if trump >= 0 else 0
-        suits = table.suits
+        trumps: i64 = 0
+        if trump >= 0:
+            trumps = table.suit_masks[trump]
         ranks = self.rank_of
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading: the strongest card, or the weakest (a non-trump first)
-            if short > 0:
+            if short:
                 return _best(legal, ranks, trumps, True, 2, 0, 1)
             return _best(legal, ranks, trumps, False, 1, 0, 100)
+        suits = table.suits
         best = table.win_card
-        best_suit = suits[best]
+        best_suit: i64 = suits[best]
         winners: i64 = 0
         rest = legal
         while rest:
-            card = low_card(rest)
+            low = rest & -rest
+            card = low_card(low)
             if beats(card, suits[card], best, best_suit, trump):
-                winners |= bit(card)
-            rest &= rest - 1
+                winners |= low
+            rest ^= low
         losers = legal & ~winners
-        if short > 0:
+        if short:
             if winners:
-                if len(table.played) - len(table.winners) * table.nseats == table.nseats - 1:
+                n: i64 = table.nseats
+                if len(table.played) - len(table.winners) * n == n - 1:
                     return _best(winners, ranks, trumps, False, 1, 0, 100)
                 return _best(winners, ranks, trumps, True, 1, 100, 0)
             return _best(legal, ranks, trumps, False, 1, 0, 100)
