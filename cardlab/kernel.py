@@ -603,7 +603,7 @@ TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suits", "suit_ordered", "ncards
 
 
 def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
-               keys: list[int] | None = None) -> bool:
+               keys: list[int] | None = None, other: OtherPhases | None = None) -> bool:
     """Play ``card`` for the seat to act, or with ``rand`` random cards to the end of play.
 
     With ``rand`` None: returns False, changing nothing, when the seat does not hold
@@ -612,7 +612,8 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
     in the order ``legal_actions`` lists them (the suit led, else the hand in suit order),
     each appended to ``keys`` (when given) as ``card * seats + seat``.
 
-    Either way each card goes on the trick through :func:`_place`.
+    Either way each card goes on the trick through :func:`_place`; once the last trick is
+    won the game scores the hand (its ``_play_over``, or ``other.play_over``).
     """
     if rand is None:
         if card < 0 or card >= table.ncards:
@@ -624,7 +625,8 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
         led = table.led
         if suit != led and must_follow(led, held & table.suit_masks[led]):
             return False
-        _place(table, card, suit)
+        if _place(table, card, suit):
+            _play_over(table, other)
         return True
     while True:
         seat = table.turn
@@ -633,6 +635,7 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
         if keys is not None:
             keys.append(pick * table.nseats + seat)
         if _place(table, pick, table.suits[pick]):
+            _play_over(table, other)
             return True
 
 
@@ -640,7 +643,8 @@ def force_card(table: TrickKernel, card: int) -> None:
     """Table mode: the seat to act puts ``card``, which it holds, on the trick whether or
     not it follows suit (a renege), and the trick goes on as played: the card counts as a
     card of its own suit (so a renegade trump can win the trick)."""
-    _place(table, card, table.suits[card])
+    if _place(table, card, table.suits[card]):
+        table._play_over()
 
 
 def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
@@ -648,7 +652,7 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
 
     The winning card so far is kept (:func:`beats`), and after the last seat the trick goes
     to its winner, who leads next. When the winner has no card left to lead, the hand's play
-    is over: ``table._play_over()`` lets the game score it, and True says so.
+    is over, and True says so (the caller lets the game score it).
     """
     table.gone |= bit(card)
     played = table.played
@@ -676,10 +680,16 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
     table.led = -1
     table.turn = winner
     table.leader = winner
-    if not table.dealt[winner] & ~table.gone:  # no card left to lead: play is over
+    return not table.dealt[winner] & ~table.gone  # no card left to lead: play is over
+
+
+def _play_over(table: TrickKernel, other: OtherPhases | None) -> None:
+    """The last trick is won: the game scores the hand (``other``'s hook when given, no
+    Python frame; else the state's ``_play_over``)."""
+    if other is None:
         table._play_over()
-        return True
-    return False
+    else:
+        other.play_over(table)
 
 
 # -- bots the kernel calls: whole hands in one call (simulations, the advisor's rollouts) ---
@@ -730,12 +740,17 @@ class RandomPlayer(Player):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class OtherPhases:
-    """How :func:`play_hand` applies an action outside the play of cards (a bid, the hat):
-    through the state's ``apply``, unless a game's compiled part applies it directly (a
-    method of a state of an interpreted class is looked up by name)."""
+    """How :func:`play_hand` applies an action outside the play of cards (a bid, the hat),
+    and how the hand is scored once its last trick is won: through the state's ``apply`` and
+    ``_play_over``, unless a game's compiled part does them directly (a method of a state of
+    an interpreted class is looked up by name)."""
 
     def apply_other(self, table: TrickKernel, action: int) -> None:
         table.apply(action)
+
+    def play_over(self, table: TrickKernel) -> None:
+        """The last trick of the hand is won: score it."""
+        table._play_over()
 
 
 def play_hand(table: TrickKernel, players: list[Player], keys: list[int] | None = None,
@@ -755,7 +770,7 @@ def play_hand(table: TrickKernel, players: list[Player], keys: list[int] | None 
             return count
         action = players[seat].act(table, seat)
         if table.phase is PLAY:
-            if not play_cards(table, action, None):
+            if not play_cards(table, action, None, None, other):
                 table._illegal_play(action)
         elif other is None:
             table.apply(action)

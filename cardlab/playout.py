@@ -116,7 +116,7 @@ class Draws:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Playout(OtherPhases):
+class Playout:
     """One chunk's hands as the kernel plays them, and what each gave, in plain lists.
 
     Per hand: ``numbers`` (the game's hand number), ``dealers``, ``sizes`` (cards dealt to
@@ -126,9 +126,9 @@ class Playout(OtherPhases):
     and ``keys`` (every action, ``action * players + seat``).
 
     The game's hooks (:meth:`number`, :meth:`size`, :meth:`dealer`, :meth:`scores_of`,
-    :meth:`keep`, and :meth:`over`, :meth:`deal`, ``apply_other``) read a state after the
-    deal and at the end of each hand; a game's compiled part overrides them (or a recorder's
-    adapter, in Python).
+    :meth:`keep`, and :meth:`over`, :meth:`deal`) read a state after the deal and at the end
+    of each hand; a game's compiled part overrides them (or a recorder's adapter, in Python)
+    and may give ``phases``, the :class:`~cardlab.kernel.OtherPhases` of its bids and score.
     """
 
     def __init__(self, players: int) -> None:
@@ -142,6 +142,7 @@ class Playout(OtherPhases):
         self.deals: list[Any] | None = None
         self.keys: list[int] | None = None
         self.scratch: list[int] = []  # a random hand's actions, counted, when none are kept
+        self.phases: OtherPhases | None = None  # the game's bids and score, without Python
 
     def record(self) -> None:
         """Keep each hand's deal record and actions too (a replay's)."""
@@ -204,7 +205,7 @@ class Playout(OtherPhases):
             self.deal(table, seed)
             self.sizes.append(self.size(table))
             if players is not None:
-                count = play_hand(table, players, self.keys, self)
+                count = play_hand(table, players, self.keys, self.phases)
             elif rand is not None:
                 count = self._random_hand(table, rand)
             else:

@@ -22,6 +22,7 @@ from .kernel import HeuristicPlayer
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
+RANKS = bytes(RANK_OF)  # each card's rank, a byte a card (as the compiled player reads it)
 
 
 def choose_hat(held: list[list[int]], trump: int) -> int:
@@ -55,7 +56,7 @@ class HeuristicBot(PlayerBot):
 
     def __init__(self, seed: int | str = 0) -> None:
         self.player = HeuristicPlayer(LazyRandom(seed, "bobs-hat-heuristic"), self._decide,
-                                      RANK_OF, HAT_CARDS)
+                                      RANKS, HAT_CARDS)
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, BobsHatState)

@@ -86,15 +86,15 @@ class HeuristicPlayer(Player):
     """The heuristic bot's card play (``cardlab.games.bobs_hat.bot``, which documents it),
     compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
     it with no Python frame a card. The hat and the bids, made once a hand, are ``other``'s
-    (the bot's own Python). ``ranks``: each card's rank; ``hats``: the hat cards as bits.
+    (the bot's own Python). ``ranks``: each card's rank, a byte a card; ``hats``: the hat
+    cards as bits.
     """
 
-    def __init__(self, rng: Any, other: Callable[[Any, int], int], ranks: tuple[int, ...],
+    def __init__(self, rng: Any, other: Callable[[Any, int], int], ranks: bytes,
                  hats: i64) -> None:
         self.rng = rng
         self.other = other
         self.ranks = ranks
-        self.rank_of = bytes(ranks)  # the same, a byte a card: read without unboxing
         self.hats = hats
 
     def act(self, table: TrickKernel, seat: int) -> int:
@@ -110,7 +110,7 @@ class HeuristicPlayer(Player):
         state = cast(Any, table)  # the bids and the hat are the game's own attributes
         flags: i64 = state.bids[seat]
         suits = table.suits
-        ranks = self.rank_of
+        ranks = self.ranks
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading
             if flags & FEWEST:

@@ -26,6 +26,7 @@ from mypy_extensions import i64, mypyc_attr
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
 from cardlab.kernel import (
     PLAY,
+    OtherPhases,
     Player,
     TrickKernel,
     _choices,
@@ -161,37 +162,21 @@ class TedsKernel(TrickKernel):
             if record is not None:
                 record.append(action * n + seat)
         if self.phase is PLAY:
-            play_cards(self, -1, rand, record)
+            play_cards(self, -1, rand, record, PHASES)
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the seat to act: a card through
         :func:`~cardlab.kernel.play_cards`, a legal bid here; anything else through the
         game's ``_apply_other`` (a bid change, or the refusal)."""
         if self.phase is PLAY:
-            if not play_cards(self, action, None):
+            if not play_cards(self, action, None, None, PHASES):
                 self._illegal_play(action)
         else:
             apply_bid(self, action)
 
     def _play_over(self) -> None:
         """The last trick is won: score the hand, and the next hand (or the end) is due."""
-        size = self.size
-        taken = self.tricks_won
-        row: list[int] = []
-        seat = 0
-        if size < len(SCORES):
-            table = SCORES[size]  # score(bid, taken, size), looked up
-            for bid in self.bids:
-                row.append(table[bid][taken[seat]])
-                seat += 1
-        else:
-            for bid in self.bids:
-                row.append(score(bid, taken[seat], size))
-                seat += 1
-        self.row = row
-        self.sheet.append(row[:])
-        self.phase = PHASE_OVER if self.hand_no == len(self.sizes) else PHASE_DEAL
-        self.turn = -1
+        end_hand(self)
 
     def copy_table_into(self, other: TrickKernel) -> None:
         """The trick table as :meth:`TrickKernel.copy_table_into` copies it, and the hand's
@@ -247,6 +232,40 @@ def apply_bid(table: TedsKernel, action: int) -> None:
     through the game's ``_apply_other`` (a bid change, or the refusal)."""
     if table.phase is not PHASE_BID or not take_bid(table, action - BID):
         table._apply_other(action)
+
+
+def end_hand(table: TedsKernel) -> None:
+    """:meth:`TedsKernel._play_over`, as a function (compiled code calls it directly)."""
+    size = table.size
+    taken = table.tricks_won
+    row: list[int] = []
+    seat = 0
+    if size < len(SCORES):
+        scores = SCORES[size]  # score(bid, taken, size), looked up
+        for bid in table.bids:
+            row.append(scores[bid][taken[seat]])
+            seat += 1
+    else:
+        for bid in table.bids:
+            row.append(score(bid, taken[seat], size))
+            seat += 1
+    table.row = row
+    table.sheet.append(row[:])
+    table.phase = PHASE_OVER if table.hand_no == len(table.sizes) else PHASE_DEAL
+    table.turn = -1
+
+
+class TedsPhases(OtherPhases):
+    """Ted's Game's bids and score as the kernel applies them, without a Python frame."""
+
+    def apply_other(self, table: TrickKernel, action: int) -> None:
+        apply_bid(cast(TedsKernel, table), action)
+
+    def play_over(self, table: TrickKernel) -> None:
+        end_hand(cast(TedsKernel, table))
+
+
+PHASES: Final = TedsPhases()
 
 
 def game_over(table: TedsKernel) -> bool:
@@ -328,15 +347,15 @@ def dealer_bids(table: TedsKernel) -> list[int]:
 class HeuristicPlayer(Player):
     """The heuristic bot's choices (``cardlab.games.teds_game.bot``, which documents them),
     compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
-    it with no Python frame a step. ``ranks``: each card's rank; ``values``: what a card is
-    worth toward a trick, ``values[is trump][card]``; ``mean``: a card's mean worth.
+    it with no Python frame a step. ``ranks``: each card's rank, a byte a card (read without
+    unboxing); ``values``: what a card is worth toward a trick, ``values[is trump][card]``;
+    ``mean``: a card's mean worth.
     """
 
-    def __init__(self, rng: Any, ranks: tuple[int, ...],
+    def __init__(self, rng: Any, ranks: bytes,
                  values: tuple[tuple[float, ...], tuple[float, ...]], mean: float) -> None:
         self.rng = rng
         self.ranks = ranks
-        self.rank_of = bytes(ranks)  # the same, a byte a card: read without unboxing
         # each as its own tuple: a fixed-length tuple indexed at run time is boxed anew
         self.plain_values = values[0]
         self.trump_values = values[1]
@@ -401,7 +420,7 @@ class HeuristicPlayer(Player):
         trumps: i64 = 0
         if trump >= 0:
             trumps = table.suit_masks[trump]
-        ranks = self.rank_of
+        ranks = self.ranks
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading: the strongest card, or the weakest (a non-trump first)
             if short:
@@ -458,6 +477,7 @@ class TedsPlayout(Playout):
 
     def __init__(self, players: int) -> None:
         super().__init__(players)
+        self.phases = PHASES
         self.hook: list[int] = []  # per hand
         self.bids: list[int] = []  # per hand and seat
         self.tricks: list[int] = []
@@ -468,9 +488,6 @@ class TedsPlayout(Playout):
     def deal(self, table: Any, seed: Any) -> None:
         deal_hand(cast(TedsKernel, table), seed)
         self.keep_deal(table)
-
-    def apply_other(self, table: TrickKernel, action: int) -> None:
-        apply_bid(cast(TedsKernel, table), action)
 
     def number(self, table: Any) -> int:
         return cast(TedsKernel, table).hand_no
