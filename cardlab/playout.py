@@ -39,6 +39,7 @@ from mypy_extensions import i64, mypyc_attr
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
 from cardlab.cards import seeded_rng
 from cardlab.kernel import OtherPhases, Player, play_hand
+from cardlab.replaytext import hand_data
 
 
 class LazyRandom:
@@ -236,6 +237,42 @@ class Playout:
             if keys is not None:
                 keys.append(action * n + seat)
             count += 1
+
+    def replay_hands(self, first: int, lines: list[str | None],
+                     line: Callable[[int], str]) -> list[dict[str, Any]]:
+        """The hands kept since :meth:`record`, from hand ``first`` of the lists on, as a
+        replay file holds them (:func:`~cardlab.replaytext.hand_data`): each deal's record,
+        its actions' lines joined (``lines[key]``, else ``line(key)``, which writes one
+        there), its scores (a hand with no action has none). The kept deals and actions are
+        dropped."""
+        deals = self.deals
+        keys = self.keys
+        assert deals is not None and keys is not None
+        n = self.players
+        counts = self.actions
+        scores = self.scores
+        out: list[dict[str, Any]] = []
+        at = 0
+        hand = first
+        for deal in deals:
+            count = counts[hand]
+            if count:
+                texts: list[str] = []
+                for k in range(at, at + count):
+                    key = keys[k]
+                    text = lines[key] if key < len(lines) else None
+                    if text is None:
+                        text = line(key)
+                    texts.append(text)
+                out.append(hand_data(deal, ",\n".join(texts), None,
+                                     scores[hand * n:hand * n + n]))
+            else:  # no action: no scores either, as a table's replay keeps such a hand
+                out.append(hand_data(deal, [], None, None))
+            at += count
+            hand += 1
+        deals.clear()
+        keys.clear()
+        return out
 
     def ended(self, table: Any, count: int) -> None:
         """The hand is over: keep its number, dealer, actions and scores, and add them up."""

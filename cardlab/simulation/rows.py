@@ -41,7 +41,7 @@ from ..cards import seeded_rng
 from ..game import State
 from ..playout import Playout
 from ..records import HandRecorder
-from ..replay import Action, Hand, Replay
+from ..replay import action_line, dumps, replay_data
 from .schema import games_schema, hands_schema
 from .spec import Spec
 
@@ -91,56 +91,41 @@ def _maybe_fault(index: int, fault: str | None) -> None:
 
 
 class _Recorder:
-    """The replays of a chunk's games, assembled from what the engine did: each deal's
+    """The replays of a chunk's games, written from what the engine did: each deal's
     seeded record, each action as the engine applied it (an int, checked by ``apply``),
     the hands' scores and the totals, the very values a :class:`~cardlab.table.Table`
-    records. An action's text depends on the action alone (``State.action_text``), so each
-    (seat, action) becomes one :class:`~cardlab.replay.Action`, shared by the chunk's
-    replays: they are written and dropped here, never changed."""
+    records, as :meth:`Replay.to_json` writes them. An action's text depends on the action
+    alone (``State.action_text``), so each (seat, action) is written as a line once
+    (:func:`~cardlab.replay.action_line`) and a hand's actions are their lines joined."""
 
     def __init__(self, spec: Spec, keep: Callable[[str, str], None] | None) -> None:
         self.spec = spec
         self.seats = list(spec.seats)
-        self.known: dict[int, Action] = {}  # action * players + seat: the Action
+        self.lines: list[str | None] = []  # by action * players + seat: the action's line
         self.width = len(str(spec.games))  # game-0001.json: as many digits as the last game
         self.texts: list[tuple[str, str]] = []
         self.keep = keep or (lambda name, text: self.texts.append((name, text)))
-
-    def actions(self, keys: list[int], state: State) -> list[Action]:
-        known = self.known
-        out = []
-        for key in keys:
-            recorded = known.get(key)
-            if recorded is None:
-                action, seat = divmod(key, len(self.seats))
-                recorded = known[key] = Action(self.seats[seat], state.action_text(action))
-            out.append(recorded)
-        return out
 
     def game(self, game: int, seed: int, kinds: list[str], setup: Any, state: State,
              log: Playout, first: int, totals: list[int]) -> None:
         """Game ``game``'s replay: its hands are the log's from hand ``first`` on (their
         deals and actions, which are dropped once written)."""
         spec = self.spec
-        deals = log.deals
-        keys = log.keys
-        assert deals is not None and keys is not None
         n = len(self.seats)
-        hands = []
-        at = 0
-        for h, deal in enumerate(deals):
-            count = log.actions[first + h]
-            mine = keys[at:at + count]
-            at += count
-            hands.append(Hand(deal=deal, actions=self.actions(mine, state),
-                              scores=log.scores[(first + h) * n:(first + h + 1) * n]
-                              if count else None))
-        deals.clear()
-        keys.clear()
-        replay = Replay(game=spec.game, options=dict(spec.options), seats=self.seats,
-                        seed=seed, setup=setup, hands=hands, totals=totals,
-                        meta={"simulation": {"seed": spec.seed, "game": game, "bots": kinds}})
-        self.keep(f"game-{game:0{self.width}d}.json", replay.to_json())
+        lines = self.lines
+
+        def line(key: int) -> str:  # an action not written yet in this chunk
+            action, seat = divmod(key, n)
+            if key >= len(lines):
+                lines.extend([None] * (key + 1 - len(lines)))
+            text = lines[key] = action_line(self.seats[seat], state.action_text(action))
+            return text
+
+        hands = log.replay_hands(first, lines, line)
+        meta = {"simulation": {"seed": spec.seed, "game": game, "bots": kinds}}
+        text = dumps(replay_data(spec.game, dict(spec.options), self.seats, seed, meta, setup,
+                                 hands, totals))
+        self.keep(f"game-{game:0{self.width}d}.json", text)
 
 
 class _RecorderLog(Playout):
@@ -197,11 +182,9 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
         state = rules.new_state(recorder.seats) if recorder else rules.new_state()
         setup = None
         if state.chance_kind() == "setup":  # the draw or the cut for first dealer
-            if recorder:  # its record, entered
+            if recorder:  # its record, for the replay
                 setup = state.seeded_chance(seed)
-                state.apply_chance(setup)
-            else:  # the same state, without the round trip through card codes
-                state.deal_seeded(seed)
+            state.deal_seeded(seed)  # the record's state, without the round trip of codes
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         # the table's generator: only an all-random game draws from it (seeding one costs

@@ -313,9 +313,9 @@ class BobsHatState(TrickTaking):
     def dealt_record(self) -> dict[str, Any]:
         """The record of the deal of the hand being played (or just played): the trump card
         turned and each seat's cards, as ``seeded_chance`` gives a seeded deal's."""
-        codes = DECK.codes
+        code = DECK.codes.__getitem__
         return {"trump": "gray" if self.trump < 0 else TRUMP_CARDS[self.trump],
-                "hands": [[codes[c] for c in cards] for cards in self.dealt_hands]}
+                "hands": [list(map(code, cards)) for cards in self.dealt_hands]}
 
     def deal_seeded(self, seed: int | str) -> None:
         """Deal the hand that is due from ``seed``: the one seeded deal of the game (its

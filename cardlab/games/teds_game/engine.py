@@ -46,6 +46,7 @@ from .kernel import (
     TEDS_FIELDS,
     TedsKernel,
     begin_bids,
+    deal_record,
     dealer_bids,
     game_over,
     hook_now,
@@ -227,9 +228,7 @@ class TedsGameState(TrickTaking, TedsKernel):
     def dealt_record(self) -> dict[str, Any]:
         """The record of the deal of the hand being played (or just played): each seat's
         cards and the card turned up, as ``seeded_chance`` gives a seeded deal's."""
-        codes = DECK.codes
-        return {"hands": [[codes[c] for c in cards] for cards in self.dealt_hands],
-                "turned": codes[self.turned]}
+        return deal_record(self, DECK.codes)
 
     def apply_chance(self, record: Any) -> None:
         if self.phase == PHASE_SETUP:

@@ -268,6 +268,20 @@ class TedsPhases(OtherPhases):
 PHASES: Final = TedsPhases()
 
 
+def deal_record(table: TedsKernel, codes: tuple[str, ...]) -> dict[str, Any]:
+    """The record of the deal ``table`` holds, its cards named by ``codes``: each seat's
+    cards, ascending, and the card turned up for trump (what a seeded deal's record is)."""
+    hands: list[list[str]] = []
+    for held in table.dealt:
+        mask: i64 = held
+        cards: list[str] = []
+        while mask:
+            cards.append(codes[low_card(mask)])
+            mask &= mask - 1
+        hands.append(cards)
+    return {"hands": hands, "turned": codes[table.turned]}
+
+
 def game_over(table: TedsKernel) -> bool:
     """Whether the game is over: the last hand has been scored."""
     return table.phase == PHASE_OVER
