@@ -163,6 +163,13 @@ class Playout:
             deals.append(table.seeded_chance(seed))
         table.deal_seeded(seed)
 
+    def setup(self, table: Any, seed: Any) -> Any:
+        """Make the game's setup that is due (the draw or the cut for first dealer) from
+        ``seed``; its record when recording, else None."""
+        record = table.seeded_chance(seed) if self.deals is not None else None
+        table.deal_seeded(seed)  # the record's state, without the round trip of card codes
+        return record
+
     def keep_deal(self, table: Any) -> None:
         """When recording, keep the record of the deal ``table`` holds (a game whose state
         says it, ``dealt_record``, deals first and calls this: no copy of the state)."""

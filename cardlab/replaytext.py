@@ -89,9 +89,20 @@ def encode(value: Any) -> str:
     return text
 
 
+# the keys of a replay's objects, quoted once
+_NAMES: Final[dict[str, str]] = {}
+
+
 def _name(key: Any) -> str:
     """A key: most are text, which needs no encoder's round trip."""
-    return _QUOTE(key) if isinstance(key, str) else encode(key)
+    if not isinstance(key, str):
+        return encode(key)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _QUOTE(key)
+        if len(_NAMES) < 256:  # a replay's own keys: a few dozen
+            _NAMES[key] = name
+    return name
 
 
 def _texts(items: list[Any]) -> str:
@@ -104,8 +115,8 @@ def _texts(items: list[Any]) -> str:
 
 
 def _flat(value: Any) -> str:
-    """A hand's values (a deal's cards, the scores) as the encoder writes them: text, whole
-    numbers and lists of them (or of lists of text) without its round trip."""
+    """A value on one line as the encoder writes it: text, whole numbers and lists of them
+    (or of lists of text: a deal's cards) without its round trip, anything else by it."""
     if isinstance(value, str):
         return _QUOTE(value)
     if type(value) is int:
@@ -140,8 +151,8 @@ def write(data: dict[str, Any], actions_text: Callable[[Any], str] | None) -> st
     for key, value in data.items():
         comma = "," if k < last else ""
         k += 1
-        if key != "hands":
-            lines.append(f"  {_name(key)}: {encode(value)}{comma}")
+        if key != "hands":  # text, numbers, lists of them, or an object: on one line
+            lines.append(f"  {_name(key)}: {_flat(value)}{comma}")
             continue
         lines.append('  "hands": [')
         hands: list[dict[str, Any]] = value

@@ -180,11 +180,8 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
         kinds = spec.seat_bots(game)
         all_random = kinds.count("random") == len(kinds)
         state = rules.new_state(recorder.seats) if recorder else rules.new_state()
-        setup = None
-        if state.chance_kind() == "setup":  # the draw or the cut for first dealer
-            if recorder:  # its record, for the replay
-                setup = state.seeded_chance(seed)
-            state.deal_seeded(seed)  # the record's state, without the round trip of codes
+        # the draw or the cut for first dealer (and its record, for the replay)
+        setup = log.setup(state, seed) if state.chance_kind() == "setup" else None
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
         # the table's generator: only an all-random game draws from it (seeding one costs

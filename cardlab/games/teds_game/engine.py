@@ -217,13 +217,16 @@ class TedsGameState(TrickTaking, TedsKernel):
 
     def seeded_chance(self, seed: int | str) -> dict[str, Any]:
         if self.phase == PHASE_SETUP:
-            rows, dealer = seeded_draw(seed, self.rules.players)
-            return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
-                    "first_dealer": dealer}
+            return _draw_record(*seeded_draw(seed, self.rules.players))
         # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
         dealt = self.clone()
         dealt.deal_seeded(seed)
         return dealt.dealt_record()
+
+    def setup_record(self) -> dict[str, Any]:
+        """The record of the draw for first dealer, once made: as ``seeded_chance`` gives
+        a seeded draw's."""
+        return _draw_record(self.draws, self.first_dealer)
 
     def dealt_record(self) -> dict[str, Any]:
         """The record of the deal of the hand being played (or just played): each seat's
@@ -563,6 +566,13 @@ class TedsGameState(TrickTaking, TedsKernel):
         }
         pos.update(self.seat_fields(seat))
         return pos
+
+
+def _draw_record(rows: list[list[int]], dealer: int) -> dict[str, Any]:
+    """The record of a draw for first dealer: each round's cards (null: a seat that does not
+    draw), and the first dealer."""
+    return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
+            "first_dealer": dealer}
 
 
 def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:

@@ -489,9 +489,10 @@ class TedsPlayout(Playout):
     each seat's bid (after any change) and tricks (``cardlab.games.teds_game.records`` makes
     the columns of them)."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, codes: tuple[str, ...]) -> None:
         super().__init__(players)
         self.phases = PHASES
+        self.codes = codes  # each card's code, for the deals' records
         self.hook: list[int] = []  # per hand
         self.bids: list[int] = []  # per hand and seat
         self.tricks: list[int] = []
@@ -499,9 +500,16 @@ class TedsPlayout(Playout):
     def over(self, table: Any) -> bool:
         return game_over(cast(TedsKernel, table))
 
+    def setup(self, table: Any, seed: Any) -> Any:
+        deal_hand(cast(TedsKernel, table), seed)  # the draw for first dealer
+        return table.setup_record() if self.deals is not None else None
+
     def deal(self, table: Any, seed: Any) -> None:
-        deal_hand(cast(TedsKernel, table), seed)
-        self.keep_deal(table)
+        mine = cast(TedsKernel, table)
+        deal_hand(mine, seed)
+        deals = self.deals
+        if deals is not None:
+            deals.append(deal_record(mine, self.codes))
 
     def number(self, table: Any) -> int:
         return cast(TedsKernel, table).hand_no

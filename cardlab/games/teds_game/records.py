@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...records import Column, HandRecorder, Records
-from .engine import TedsGameState
+from .engine import DECK, TedsGameState
 from .kernel import TedsPlayout
 
 COLUMNS = (
@@ -30,7 +30,7 @@ class TedsRecorder(HandRecorder[TedsGameState]):
 
     def __init__(self, players: int) -> None:
         super().__init__(players)
-        self.playout = TedsPlayout(players)
+        self.playout = TedsPlayout(players, DECK.codes)
 
     def build(self, seat_index: Any, dealer: Any) -> dict[str, Any]:
         import numpy as np
