@@ -162,7 +162,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     rec = rules.game.records().recorder(spec.players)  # what the game keeps of each hand
     # the hands as they are played, and what each gave: the game's compiled part's, or its
     # recorder's read through the same hooks
-    log: Playout = getattr(rec, "playout", None) or _RecorderLog(rec)
+    log: Playout = rec.playout or _RecorderLog(rec)
     bot_names = sorted(set(spec.bots))
     recorder = _Recorder(spec, keep) if replays else None
     if recorder is not None:
