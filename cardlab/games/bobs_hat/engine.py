@@ -24,7 +24,7 @@ from ...game import Option, Rules
 from ...kernel import dealer_of_hand, last_taker, mask_of, seeded_stream, taken_by_suit
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
-from .kernel import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
+from .kernel import BID, BID_WORDS, DOUBLE, FEWEST, HAT_MINUS, HAT_PLUS, MOST, NO_BID, score_hand
 
 SUITS = ("blue", "red", "black")
 TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
@@ -43,8 +43,7 @@ FIRST_HAND_SIZE = 5
 DEFAULT_HANDS = {3: 12, 4: 10, 5: 8}
 
 # Bids are bit flags on top of BID (MOST, FEWEST, DOUBLE, NO_BID: the compiled part's, which
-# scores them); the hat choice is HAT_PLUS / HAT_MINUS.
-BID, HAT_PLUS, HAT_MINUS = 100, 200, 201
+# scores them); the hat choice is HAT_PLUS / HAT_MINUS (the compiled part's too).
 RENEGE_PENALTY = -15
 
 PHASE_DEAL, PHASE_HAT, PHASE_BID, PHASE_OVER = "deal", "hat", "bid", "over"

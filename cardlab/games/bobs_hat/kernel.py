@@ -15,15 +15,28 @@ Without a compiler this runs as ordinary Python and plays the same games
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final, cast
 
 from mypy_extensions import i64
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
-from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, held_by, low_card
-from cardlab.playout import Playout
+from cardlab.kernel import (
+    PLAY,
+    Player,
+    TrickKernel,
+    _choices,
+    beats,
+    bit,
+    count_of,
+    held_by,
+    low_card,
+)
+from cardlab.playout import Draws, Playout
 
+# Actions: a bid is BID + its flags; the hat's choice HAT_PLUS or HAT_MINUS.
+BID: Final = 100
+HAT_PLUS: Final = 200
+HAT_MINUS: Final = 201
 # Bids are bit flags: most blue, most red, most black, fewest, doubled, no bid.
 MOST: Final = (1, 2, 4)
 FEWEST: Final = 8
@@ -82,25 +95,84 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
 
 
 
+def hat_choice(held: i64, trump: i64, ranks: bytes, suits: bytes) -> int:
+    """The heuristic bot's hat as dealer, from the cards it holds (bits) and the trump: +10
+    with two or more of the high cards that take hat tricks (16-20, or 14-20 of trump),
+    else -10 (``cardlab.games.bobs_hat.bot.choose_hat``)."""
+    strong = 0
+    while held:
+        card = low_card(held)
+        rank: i64 = ranks[card]
+        if rank >= 16 or (rank >= 14 and suits[card] == trump):
+            strong += 1
+        held &= held - 1
+    return HAT_PLUS if strong >= 2 else HAT_MINUS
+
+
 class HeuristicPlayer(Player):
-    """The heuristic bot's card play (``cardlab.games.bobs_hat.bot``, which documents it),
+    """The heuristic bot's choices (``cardlab.games.bobs_hat.bot``, which documents them),
     compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
-    it with no Python frame a card. The hat and the bids, made once a hand, are ``other``'s
-    (the bot's own Python). ``ranks``: each card's rank, a byte a card; ``hats``: the hat
-    cards as bits.
+    it with no Python frame a card. ``ranks``: each card's rank, a byte a card; ``hats``:
+    the hat cards as bits.
     """
 
-    def __init__(self, rng: Any, other: Callable[[Any, int], int], ranks: bytes,
-                 hats: i64) -> None:
+    def __init__(self, rng: Any, ranks: bytes, hats: i64) -> None:
         self.rng = rng
-        self.other = other
         self.ranks = ranks
         self.hats = hats
 
     def act(self, table: TrickKernel, seat: int) -> int:
         if table.phase is PLAY:
             return self.card(table, seat)
-        return self.other(table, seat)
+        legal = table.legal_actions()
+        if legal[0] >= HAT_PLUS:
+            return hat_choice(held_by(table, seat), table.trump, self.ranks, table.suits)
+        return self.bid(table, seat, legal)
+
+    def bid(self, table: TrickKernel, seat: int, legal: list[int]) -> int:
+        """``most`` in each suit where it holds a clear share of the high cards (15 to 20;
+        trumps count 1.6 times), ``fewest`` with a weak low hand (an average rank under 8.5
+        and at most one trump), else its strongest suit (a random number per suit breaks a
+        tie); the first legal bid if that one is not legal."""
+        state = cast(Any, table)  # the hand's size is the game's own attribute
+        size: int = state.size
+        ranks = self.ranks
+        held = held_by(table, seat)
+        trump = table.trump
+        flags: i64 = 0
+        strength: list[float] = []
+        for suit in range(3):
+            cards = held & table.suit_masks[suit]
+            count = count_of(cards)
+            high = 0
+            while cards:
+                if ranks[low_card(cards)] >= 15:
+                    high += 1
+                cards &= cards - 1
+            score = float(count) + 0.5 * float(high)
+            if suit == trump:
+                score *= 1.6
+            strength.append(score)
+            if score >= 1.6 * float(size) / float(table.nseats) and high:
+                flags |= MOST_BITS[suit]
+        total = 0
+        cards = held
+        while cards:
+            total += ranks[low_card(cards)]
+            cards &= cards - 1
+        trumps = count_of(held & table.suit_masks[trump]) if trump >= 0 else 0
+        if float(total) / float(count_of(held)) < 8.5 and trumps <= 1:
+            flags |= FEWEST
+        if not flags:  # the strongest suit; a number per suit, read only on a tie
+            draws = Draws(self.rng, 3)
+            best = 0
+            for suit in (1, 2):
+                if strength[suit] > strength[best] or (
+                        strength[suit] == strength[best] and draws.at(suit) > draws.at(best)):
+                    best = suit
+            draws.done()
+            flags = MOST_BITS[best]
+        return BID + flags if BID + flags in legal else legal[0]
 
     def card(self, table: TrickKernel, seat: int) -> int:
         """Value the trick for itself (cards of its most-suits, less the trick's size when it
