@@ -49,8 +49,8 @@ class Writer:
     """Write a batch into ``out`` (a binary file opened for writing), one replay at a time:
     ``add(name, text)``, then ``close()`` (or use it as a context manager). Each member is
     the text as UTF-8, with a fixed time and mode ``rw-r--r--``: stored as it is, or, with
-    ``compress``, deflated (about 7 times smaller, and several times the cost of writing
-    the replay: a simulation's choice, ``--compress-replays``).
+    ``compress``, deflated (about 7 times smaller, and dearer than the rest of writing the
+    replay: a simulation's choice, ``--compress-replays``).
 
     The members go to ``out`` a megabyte at a time (:class:`_Spool`): the zip writer goes
     back to rewrite each member's header, which on a file is a seek and a write more."""

@@ -301,8 +301,8 @@ def simulate(game: str, *, players: int | None = None, games: int = 100,
     options, Whot's safety cap, unless set); ``workers`` (``None``: a process pool over all
     cores; ``0``: this process) or ``scheduler`` (a dask.distributed ``Client``, or a
     scheduler's address); ``replays`` (a folder: each game saved as a replay, a zip of them
-    per chunk; ``compress_replays``: deflated, about 7 times smaller, at several times the
-    cost of writing them); ``out`` (the hands table as a folder of Parquet files, the games table
+    per chunk; ``compress_replays``: deflated, about 7 times smaller, at more than the cost
+    of writing them); ``out`` (the hands table as a folder of Parquet files, the games table
     beside it: :func:`games_path`; docs/simulations.md#files); ``progress`` (a tqdm bar, a
     widget in a notebook).
 

@@ -46,8 +46,8 @@ def add_parser(sub: Any) -> None:
                      help="also save each game as a replay here: a zip per chunk of games, "
                           "DIR/games-FIRST-LAST.zip, holding game-N.json")
     sim.add_argument("--compress-replays", action="store_true",
-                     help="deflate each replay in its zip: about 7 times smaller, at several "
-                          "times the cost of saving the replays")
+                     help="deflate each replay in its zip: about 7 times smaller, at more "
+                          "than the cost of saving the replays")
     sim.add_argument("-o", "--out", help="the hands table, a folder of Parquet files (one "
                                          "per chunk); the games table goes beside it, as "
                                          "NAME.games.parquet")
