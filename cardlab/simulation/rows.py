@@ -168,6 +168,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     if recorder is not None:
         log.record()
     index_of = {name: i for i, name in enumerate(bot_names)}
+    fresh = rules.new_state(recorder.seats) if recorder else rules.new_state()
     # per game
     g_seed: list[int] = []
     g_hands: list[int] = []
@@ -179,7 +180,7 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
         seed = spec.game_seed(game)
         kinds = spec.seat_bots(game)
         all_random = kinds.count("random") == len(kinds)
-        state = rules.new_state(recorder.seats) if recorder else rules.new_state()
+        state = fresh.clone()  # a new game's state (a copy costs less than a new one)
         # the draw or the cut for first dealer (and its record, for the replay)
         setup = log.setup(state, seed) if state.chance_kind() == "setup" else None
         bots: list[Bot] = [] if all_random else [
