@@ -781,47 +781,6 @@ def play_hand(table: TrickKernel, players: list[Player], keys: list[int] | None 
         count += 1
 
 
-def taken_by_suit(table: TrickKernel) -> list[list[int]]:
-    """The cards each seat has taken in the hand's tricks so far, per suit.
-
-    >>> class Table(TrickKernel):
-    ...     pass
-    >>> table = Table()
-    >>> table.suit_of, table.ncards, table.nseats, table.phase = (0, 0, 1, 1), 4, 2, PLAY
-    >>> table.start_tricks([[0, 3], [1, 2]], -1, 0, 2)
-    >>> table.apply(3); table.apply(2)  # seat 0 leads the 3, seat 1 follows: seat 0 wins
-    >>> taken_by_suit(table)
-    [[0, 2], [0, 0]]
-    """
-    nsuits = table.nsuits
-    out = [[0] * nsuits for _ in range(table.nseats)]
-    n = table.nseats
-    played = table.played
-    suit_of = table.suit_of
-    at = 0
-    for winner in table.winners:
-        row = out[winner]
-        for k in range(n):
-            row[suit_of[played[at + k]]] += 1
-        at += n
-    return out
-
-
-def last_taker(table: TrickKernel, cards: i64) -> int:
-    """Who took the last trick won that held any of ``cards`` (bits), or -1: Where's Bob's
-    Hat?'s holder of the hat."""
-    n = table.nseats
-    played = table.played
-    winners = table.winners
-    t = len(winners) - 1
-    while t >= 0:
-        for k in range(n):
-            if cards & bit(played[t * n + k]):
-                return winners[t]
-        t -= 1
-    return -1
-
-
 def _probe() -> None:
     """A function to look at: compiled, it is a builtin rather than a Python function."""
 

@@ -21,10 +21,22 @@ from typing import Any
 
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
-from ...kernel import dealer_of_hand, last_taker, mask_of, seeded_stream, taken_by_suit
+from ...kernel import dealer_of_hand, mask_of, seeded_stream
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
-from .kernel import BID, BID_WORDS, DOUBLE, FEWEST, HAT_MINUS, HAT_PLUS, MOST, NO_BID, score_hand
+from .kernel import (
+    BID,
+    BID_WORDS,
+    DOUBLE,
+    FEWEST,
+    HAT_MINUS,
+    HAT_PLUS,
+    MOST,
+    NO_BID,
+    last_taker,
+    score_hand,
+    taken_by_suit,
+)
 
 SUITS = ("blue", "red", "black")
 TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
