@@ -70,8 +70,9 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
     for seat, flags in enumerate(bids):
         if flags == NO_BID:
             continue
-        for suit in (0, 1, 2):
-            if flags & MOST[suit]:
+        for suit in range(3):
+            most: int = MOST_BITS[suit]
+            if flags & most:
                 mine = taken[seat][suit]
                 # made: more than every other single player (or no card of the suit dealt)
                 if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
@@ -80,7 +81,7 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
                     points = -5 - (mine if negative_scoring else 0)
                 scores[seat] += points
                 if parts is not None:
-                    parts[seat][BID_WORDS[MOST[suit]]] = points
+                    parts[seat][BID_WORDS[most]] = points
         if flags & FEWEST:
             made = totals[seat] == fewest and alone_fewest
             points = size * (2 if flags & DOUBLE else 1)
