@@ -63,9 +63,9 @@ $(PY):
 # loads. It is re-made when the kernel's source or the build hook changes, with the mypyc and
 # setuptools of pyproject.toml's [build-system]. Each install stamp is re-made when
 # pyproject.toml is newer than it.
-KERNEL_SOURCES := cardlab/kernel.py cardlab/games/teds_game/kernel.py \
-	cardlab/games/bobs_hat/kernel.py cardlab/solvekernel.py cardlab/solveranks.py \
-	cardlab/rolloutkernel.py
+KERNEL_SOURCES := cardlab/kernel.py cardlab/playout.py cardlab/replaytext.py \
+	cardlab/games/teds_game/kernel.py cardlab/games/bobs_hat/kernel.py cardlab/solvekernel.py \
+	cardlab/solveranks.py cardlab/rolloutkernel.py
 BUILD_REQUIRES = $(shell sed -n 's/^requires = \[\(.*\)\]/\1/p' pyproject.toml | tr -d ',')
 
 $(VENV)/.stamp-kernel: $(KERNEL_SOURCES) setup.py | $(PY)

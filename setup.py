@@ -25,9 +25,9 @@ from setuptools.command.build_py import build_py
 # One library: a compiled class can only extend a compiled class of its own library (Ted's
 # Game's TedsKernel extends the kernel's TrickKernel), and a call into another library is a
 # Python call: the solver's search asks the kernel's rules of trick play at every card.
-KERNEL = ("cardlab/kernel.py", "cardlab/games/teds_game/kernel.py",
-          "cardlab/games/bobs_hat/kernel.py", "cardlab/solvekernel.py", "cardlab/solveranks.py",
-          "cardlab/rolloutkernel.py")
+KERNEL = ("cardlab/kernel.py", "cardlab/playout.py", "cardlab/replaytext.py",
+          "cardlab/games/teds_game/kernel.py", "cardlab/games/bobs_hat/kernel.py",
+          "cardlab/solvekernel.py", "cardlab/solveranks.py", "cardlab/rolloutkernel.py")
 # Calls inside the library go straight to the function, which the C compiler may then inline:
 # without this a function the library exports is called through its PLT (in case another
 # library replaced it), and the rules of trick play are small functions called at every card.

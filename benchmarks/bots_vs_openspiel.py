@@ -9,6 +9,9 @@
   at every node (chance nodes included), driven from Python, as in
   ``benchmarks/teds_vs_openspiel.py``.
 
+``--game bobs-hat`` runs Where's Bob's Hat? (4 players, 10 hands of 5 to 14 cards) instead,
+set against the same OpenSpiel hands (OpenSpiel has no Bob's Hat), per card played.
+
 A cardlab game's hands are shorter than OpenSpiel's 10-card hands, so the two are compared
 per card played: cardlab's cards a second over 50 (the cards of a 10-card hand of 5
 players) is its rate in 10-card hands, the figure set against OpenSpiel's hands a second.
@@ -16,7 +19,7 @@ The sides alternate in interleaved rounds (about ``--slice`` seconds each), each
 CPU second of this process; the script prints the medians, the median of the rounds' ratios
 and the load average. Target: cardlab >= 5x OpenSpiel. Run from the repository root:
 
-    .venv/bin/python benchmarks/bots_vs_openspiel.py [--rounds 9] [--slice 1.0]
+    .venv/bin/python benchmarks/bots_vs_openspiel.py [--rounds 9] [--slice 1.0] [--game G]
 """
 
 from __future__ import annotations
@@ -39,7 +42,12 @@ PLAYERS, TRICKS = 5, 10
 CARDS_A_HAND = PLAYERS * TRICKS
 
 
-def cardlab_slice(seconds: float, first_seed: int) -> tuple[int, int, float]:
+# the cardlab game and its players (Ted's Game: 5, as OpenSpiel's hands)
+GAMES = {"teds-game": 5, "bobs-hat": 4}
+
+
+def cardlab_slice(seconds: float, first_seed: int, game: str = "teds-game"
+                  ) -> tuple[int, int, float]:
     """Chunks of 20 games played as simulate plays them for about ``seconds``: the hands,
     the cards played and the CPU seconds taken."""
     hands = cards = 0
@@ -47,7 +55,7 @@ def cardlab_slice(seconds: float, first_seed: int) -> tuple[int, int, float]:
     cpu = time.process_time()
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        spec = make_spec("teds-game", players=PLAYERS, games=20, bots="heuristic", seed=seed,
+        spec = make_spec(game, players=GAMES[game], games=20, bots="heuristic", seed=seed,
                          chunk=20)
         chunk = play_chunk(spec, 0)
         sizes = chunk.hands.column("hand_size").to_pylist()
@@ -76,6 +84,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (9)")
     parser.add_argument("--slice", type=float, default=1.0, help="seconds a side a round")
+    parser.add_argument("--game", choices=sorted(GAMES), default="teds-game",
+                        help="the cardlab game (default teds-game)")
     args = parser.parse_args()
     try:
         import pyspiel
@@ -85,24 +95,25 @@ def main() -> None:
                                          "num_cards_per_suit": 13, "num_tricks_fixed": TRICKS})
     print(kernel_kind())
     rng = random.Random(0)
-    cardlab_slice(0.3, 10_000)  # warm up both sides, untimed
+    cardlab_slice(0.3, 10_000, args.game)  # warm up both sides, untimed
     openspiel_slice(game, rng, 0.3)
-    ours, hands_rate, theirs, ratios = [], [], [], []
+    ours, hands_rate, theirs, ratios, each = [], [], [], [], []
     seed = 0
     for _ in range(args.rounds):
-        hands, cards, cpu = cardlab_slice(args.slice, seed)
+        hands, cards, cpu = cardlab_slice(args.slice, seed, args.game)
         seed += 1000
         ours.append(cards / CARDS_A_HAND / cpu)
         hands_rate.append(hands / cpu)
+        each.append(cards / hands / GAMES[args.game])
         done, cpu = openspiel_slice(game, rng, args.slice)
         theirs.append(done / cpu)
         ratios.append(ours[-1] / theirs[-1])
     print(rounds_line(args.rounds, args.slice))
     print(f"  OpenSpiel oh_hell, legal_actions loop, 10-card hands: median "
           f"{statistics.median(theirs):9,.0f} hands/s")
-    print(f"  cardlab simulate, heuristic bots, in 10-card hands:   median "
+    print(f"  cardlab simulate {args.game}, heuristic bots, in 10-card hands: median "
           f"{statistics.median(ours):9,.0f} hands/s ({statistics.median(hands_rate):,.0f} of "
-          "its own hands, 5.8 cards each on average)")
+          f"its own hands, {statistics.mean(each):.1f} cards each on average)")
     ratio = statistics.median(ratios)
     print(ratio_line("cardlab / OpenSpiel", ratios, ">= 5", ratio >= 5))
 

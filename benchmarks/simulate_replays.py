@@ -15,6 +15,7 @@ Run it from the repository root, with the compiled kernel (``make .venv/.stamp-t
 
     .venv/bin/python benchmarks/simulate_replays.py                 # every case, 7 rounds
     .venv/bin/python benchmarks/simulate_replays.py --rounds 3 --case teds-random
+    .venv/bin/python benchmarks/simulate_replays.py --compress      # --compress-replays
 
 It runs against an older cardlab too (one that wrote a file per replay from the run's
 process): the job is then what that cardlab did for a chunk, its rows and replays written
@@ -47,6 +48,9 @@ CASES = {
 }
 
 
+COMPRESS = False  # --compress: the replays deflated in their batches (--compress-replays)
+
+
 def job(spec, folder: Path, replays: bool) -> int:
     """One chunk's work, as a worker does it; the hands played."""
     try:
@@ -62,7 +66,10 @@ def job(spec, folder: Path, replays: bool) -> int:
     if replays:
         (folder / "replays").mkdir()
         scratch = (str(folder / "replays"), "replays")
-    part = play_part(spec, 0, Destination((tables[0], tables[1]), scratch))
+    dest = Destination((tables[0], tables[1]), scratch)
+    if COMPRESS:
+        dest = Destination((tables[0], tables[1]), scratch, compress=True)
+    part = play_part(spec, 0, dest)
     return part.hand_count
 
 
@@ -121,13 +128,15 @@ def time_commands(name: str, rounds: int) -> dict[str, float]:
     game, players, bots, options, games = CASES[name]
     base = ["simulate", game, "--players", str(players), "--bots", bots, "--games",
             str(games * 4), "--seed", "1", "--workers", "0", "--no-progress"]
+    compress = ["--compress-replays"] if COMPRESS else []
     for key, value in options.items():
         base += ["--option", f"{key}={value}"]
     seconds: dict[bool, list[float]] = {False: [], True: []}
     for _ in range(rounds):
         for replays in (False, True):
             with tempfile.TemporaryDirectory() as folder:
-                extra = ["--replays", os.path.join(folder, "replays")] if replays else []
+                extra = ["--replays", os.path.join(folder, "replays"), *compress] if replays \
+                    else []
                 seconds[replays].append(command_cpu(
                     [*base, "-o", os.path.join(folder, "r.parquet"), *extra]))
     plain, recorded = statistics.median(seconds[False]), statistics.median(seconds[True])
@@ -141,7 +150,11 @@ def main() -> None:
                         help="a case to run (repeat for more; default: all)")
     parser.add_argument("--no-command", action="store_true",
                         help="time the chunk's job only, not the whole command")
+    parser.add_argument("--compress", action="store_true",
+                        help="the replays deflated in their batches (--compress-replays)")
     args = parser.parse_args()
+    global COMPRESS
+    COMPRESS = args.compress
     print(kernel_kind())
     print(host_speed())
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import zipfile
@@ -38,28 +39,38 @@ from .limits import Limits, exceeded
 
 SUFFIX = ".zip"
 """How a batch's name ends: only such a file is looked into when a path goes through it."""
-LEVEL = 1  # deflate's fastest level: replays shrink about 7x, at 700 MB/s (level 6: 10x, 200)
+LEVEL = 1  # deflate's fastest level, when asked for: replays shrink about 7x
 _STAMP = (1980, 1, 1, 0, 0, 0)  # every member's time (zip's first day): a seeded run's batch
 # is the same bytes whenever, and wherever, it is written
+_SPOOL = 1 << 20  # bytes of members kept in memory before they go to the file
 
 
 class Writer:
     """Write a batch into ``out`` (a binary file opened for writing), one replay at a time:
     ``add(name, text)``, then ``close()`` (or use it as a context manager). Each member is
-    the text as UTF-8, deflated, with a fixed time and mode ``rw-r--r--``."""
+    the text as UTF-8, with a fixed time and mode ``rw-r--r--``: stored as it is, or, with
+    ``compress``, deflated (about 7 times smaller, and dearer than the rest of writing the
+    replay: a simulation's choice, ``--compress-replays``).
 
-    def __init__(self, out: IO[bytes]) -> None:
-        self.archive = zipfile.ZipFile(out, "w")
+    The members go to ``out`` a megabyte at a time (:class:`_Spool`): the zip writer goes
+    back to rewrite each member's header, which on a file is a seek and a write more."""
+
+    def __init__(self, out: IO[bytes], compress: bool = False) -> None:
+        self.spool = _Spool(out)
+        self.archive = zipfile.ZipFile(self.spool, "w")
+        self.method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
 
     def add(self, name: str, text: str) -> None:
         info = zipfile.ZipInfo(name, _STAMP)
-        info.compress_type = zipfile.ZIP_DEFLATED
+        info.compress_type = self.method
         info.create_system = 3  # Unix: the mode below is read by unzip
         info.external_attr = 0o644 << 16
         self.archive.writestr(info, text.encode("utf-8"), compresslevel=LEVEL)
+        self.spool.spill(_SPOOL)
 
     def close(self) -> None:
         self.archive.close()
+        self.spool.spill(0)
 
     def __enter__(self) -> Writer:
         return self
@@ -67,6 +78,51 @@ class Writer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+class _Spool:
+    """The tail of a file kept in memory: what the zip writer writes lands in a buffer, and
+    the buffer goes to the file (:meth:`spill`) between members, once it holds ``limit``
+    bytes; the writer never seeks back into a member already spilled."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+        self.base = out.tell() if out.seekable() else 0  # what the file holds already
+        self.buffer = io.BytesIO()
+
+    def write(self, data: bytes) -> int:
+        return self.buffer.write(data)
+
+    def tell(self) -> int:
+        return self.base + self.buffer.tell()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_END:  # the end: the buffer's
+            return self.base + self.buffer.seek(offset, os.SEEK_END)
+        if whence == os.SEEK_CUR:
+            offset += self.tell()
+        if offset < self.base:
+            raise io.UnsupportedOperation("the spool cannot seek into what it has spilled")
+        return self.base + self.buffer.seek(offset - self.base)
+
+    def seekable(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        pass  # the buffer goes to the file between members (spill)
+
+    def close(self) -> None:
+        pass  # the file is its opener's
+
+    def spill(self, limit: int) -> None:
+        """Write the buffer to the file when it holds ``limit`` bytes or more."""
+        buffer = self.buffer
+        size = len(buffer.getbuffer())
+        if size < limit or not size:
+            return
+        self.out.write(buffer.getbuffer())
+        self.base += size
+        self.buffer = io.BytesIO()
 
 
 def split(path: str | os.PathLike[str]) -> tuple[str, str] | None:

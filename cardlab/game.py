@@ -228,9 +228,10 @@ class State:
         raise NotImplementedError
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Deal the hand that is due from ``seed``: the same state as
-        ``apply_chance(seeded_chance(seed))``, which a game may reach faster, without the
-        round trip through card codes (simulations and benchmarks deal this way)."""
+        """Enter the chance step that is due from ``seed`` (the setup, or the deal of the
+        next hand): the same state as ``apply_chance(seeded_chance(seed))``, which a game may
+        reach faster, without the round trip through card codes (simulations and benchmarks
+        deal this way)."""
         self.apply_chance(self.seeded_chance(seed))
 
     # -- decisions -----------------------------------------------------------------------
@@ -368,18 +369,25 @@ class State:
         """
         raise NotImplementedError
 
-    def random_playout(self, rand: Callable[[], float]) -> None:
+    def random_playout(self, rand: Callable[[], float],
+                       record: list[int] | None = None) -> None:
         """Finish the current hand with uniformly random legal actions.
 
         Each choice is ``legal_actions()[int(rand() * len(...))]``. Stops when nobody is to
-        act (a deal is due, or the game is over). Games may do this faster, but must make
-        the very same choices (the conformance test checks).
+        act (a deal is due, or the game is over). With ``record`` (a list), each action made
+        is appended to it as ``action * players + seat`` (a replay's record of the hand).
+        Games may do this faster, but must make the very same choices and record the same
+        actions (the conformance test checks).
         """
         legal = self.legal_actions
         apply = self.apply
-        while self.to_act() >= 0:
+        n = self.rules.players
+        while (seat := self.to_act()) >= 0:
             actions = legal()
-            apply(actions[int(rand() * len(actions))])
+            action = actions[int(rand() * len(actions))]
+            apply(action)
+            if record is not None:
+                record.append(action * n + seat)
 
     # -- helpers shared by all games ---------------------------------------------------
     def legal_texts(self) -> list[str]:

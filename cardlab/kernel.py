@@ -62,10 +62,27 @@ def seeded_stream(seed: int | str, keys: tuple[int | str, ...], count: int) -> b
     >>> seeded_stream(7, ("deal", 1), 2).hex()
     'e1122c1596863cd7'
     """
+    return material_stream(deal_material(seed, keys), count)
+
+
+def deal_material(seed: int | str, keys: tuple[int | str, ...]) -> str:
+    """What :func:`seeded_stream` hashes for ``(seed, *keys)``: ``cardlab-deal:seed:key:...``.
+
+    One key more appends ``:key``, so a caller that deals many hands of one seed makes its
+    seed's material once and appends each hand's number (Ted's Game's deal).
+
+    >>> deal_material(7, ("deal", 1)) == deal_material(7, ("deal",)) + ":1"
+    True
+    """
     # the material built by concatenation (one pass in C), not a list joined
     material = DEAL_MATERIAL + ":" + str(seed)
     for key in keys:
         material += ":" + str(key)
+    return material
+
+
+def material_stream(material: str, count: int) -> bytes:
+    """``count`` 32-bit words of SHAKE-128 over ``material`` (:func:`deal_material`)."""
     return shake_128(material.encode()).digest(4 * count)
 
 
@@ -195,8 +212,8 @@ def bit(card: i64) -> i64:
 def low_card(mask: i64) -> i64:
     """The lowest card of ``mask`` (not 0).
 
-    >>> low_card(40)
-    3
+    >>> low_card(40), low_card(1 << 62)
+    (3, 62)
     """
     return int(mask & -mask).bit_length() - 1
 
@@ -274,19 +291,20 @@ def deck_masks(suit_of: tuple[int, ...], nsuits: int) -> tuple[list[int], bool]:
 
 # deck_masks of the decks dealt so far, by the identity of their suit_of tuple (a deck's
 # tuple lives as long as the game module: each is made once)
-_DECKS: dict[int, tuple[tuple[int, ...], list[int], bool]] = {}
+_DECKS: dict[int, tuple[tuple[int, ...], list[int], bool, bytes]] = {}
 
 
 def _deck(table: TrickKernel, nsuits: int) -> None:
-    """Give the table its deck's suit masks (made once per deck)."""
+    """Give the table its deck's suit masks and suits as bytes (made once per deck)."""
     suit_of = table.suit_of
     entry = _DECKS.get(id(suit_of))
     if entry is None or entry[0] is not suit_of or len(entry[1]) != nsuits:
         masks, ordered = deck_masks(suit_of, nsuits)
-        entry = (suit_of, masks, ordered)
+        entry = (suit_of, masks, ordered, bytes(suit_of))
         _DECKS[id(suit_of)] = entry
     table.suit_masks = entry[1]
     table.suit_ordered = entry[2]
+    table.suits = entry[3]
     table.nsuits = nsuits
 
 
@@ -312,6 +330,7 @@ class TrickKernel:
 
     suit_of: tuple[int, ...]
     suit_masks: list[int]  # each suit's cards as bits (the deck's own list: never changed)
+    suits: bytes  # suit_of, a byte a card (read without unboxing)
     suit_ordered: bool  # the deck is numbered suit by suit
     ncards: i64
     nseats: i64
@@ -554,6 +573,7 @@ def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
     """:meth:`TrickKernel.copy_table_into`, as a function (see :func:`deal_into`)."""
     other.suit_of = table.suit_of
     other.suit_masks = table.suit_masks
+    other.suits = table.suits
     other.suit_ordered = table.suit_ordered
     other.ncards = table.ncards
     other.nseats = table.nseats
@@ -575,22 +595,25 @@ def copy_tricks(table: TrickKernel, other: TrickKernel) -> None:
     other.legal_ready = table.legal_ready
 
 
-TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suit_ordered", "ncards", "nseats", "nsuits",
-                       "dealt", "gone", "played", "winners", "first_leader", "trump", "turn",
-                       "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
+TABLE_FIELDS: Final = ("suit_of", "suit_masks", "suits", "suit_ordered", "ncards", "nseats",
+                       "nsuits", "dealt", "gone", "played", "winners", "first_leader", "trump",
+                       "turn", "leader", "led", "win_seat", "win_card", "tricks_won", "renege",
                        "phase", "legal_ready")
 """The fields of :class:`TrickKernel`, for pickling a state (the compiled object has no dict)."""
 
 
-def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) -> bool:
+def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None,
+               keys: list[int] | None = None, other: OtherPhases | None = None) -> bool:
     """Play ``card`` for the seat to act, or with ``rand`` random cards to the end of play.
 
     With ``rand`` None: returns False, changing nothing, when the seat does not hold
     ``card`` or it fails to follow suit. With ``rand``: plays uniformly random legal cards
     until every card is played, each the ``int(rand() * n)``-th of the ``n`` legal cards
-    in the order ``legal_actions`` lists them (the suit led, else the hand in suit order).
+    in the order ``legal_actions`` lists them (the suit led, else the hand in suit order),
+    each appended to ``keys`` (when given) as ``card * seats + seat``.
 
-    Either way each card goes on the trick through :func:`_place`.
+    Either way each card goes on the trick through :func:`_place`; once the last trick is
+    won the game scores the hand (its ``_play_over``, or ``other.play_over``).
     """
     if rand is None:
         if card < 0 or card >= table.ncards:
@@ -598,16 +621,21 @@ def play_cards(table: TrickKernel, card: int, rand: Callable[[], float] | None) 
         held: i64 = table.dealt[table.turn] & ~table.gone
         if not held & bit(card):
             return False
-        suit = table.suit_of[card]
+        suit = table.suits[card]
         led = table.led
         if suit != led and must_follow(led, held & table.suit_masks[led]):
             return False
-        _place(table, card, suit)
+        if _place(table, card, suit):
+            _play_over(table, other)
         return True
     while True:
-        choices = _choices(table, table.dealt[table.turn] & ~table.gone)
+        seat = table.turn
+        choices = _choices(table, table.dealt[seat] & ~table.gone)
         pick: i64 = _kth_in_suit_order(table, choices, int(rand() * float(count_of(choices))))
-        if _place(table, pick, table.suit_of[pick]):
+        if keys is not None:
+            keys.append(pick * table.nseats + seat)
+        if _place(table, pick, table.suits[pick]):
+            _play_over(table, other)
             return True
 
 
@@ -615,7 +643,8 @@ def force_card(table: TrickKernel, card: int) -> None:
     """Table mode: the seat to act puts ``card``, which it holds, on the trick whether or
     not it follows suit (a renege), and the trick goes on as played: the card counts as a
     card of its own suit (so a renegade trump can win the trick)."""
-    _place(table, card, table.suit_of[card])
+    if _place(table, card, table.suits[card]):
+        table._play_over()
 
 
 def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
@@ -623,7 +652,7 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
 
     The winning card so far is kept (:func:`beats`), and after the last seat the trick goes
     to its winner, who leads next. When the winner has no card left to lead, the hand's play
-    is over: ``table._play_over()`` lets the game score it, and True says so.
+    is over, and True says so (the caller lets the game score it).
     """
     table.gone |= bit(card)
     played = table.played
@@ -637,7 +666,7 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
         table.win_card = card
     else:
         win_card = table.win_card
-        if beats(card, suit, win_card, table.suit_of[win_card], table.trump):
+        if beats(card, suit, win_card, table.suits[win_card], table.trump):
             table.win_seat = seat
             table.win_card = card
     nseats = table.nseats
@@ -651,10 +680,16 @@ def _place(table: TrickKernel, card: i64, suit: i64) -> bool:
     table.led = -1
     table.turn = winner
     table.leader = winner
-    if not table.dealt[winner] & ~table.gone:  # no card left to lead: play is over
+    return not table.dealt[winner] & ~table.gone  # no card left to lead: play is over
+
+
+def _play_over(table: TrickKernel, other: OtherPhases | None) -> None:
+    """The last trick is won: the game scores the hand (``other``'s hook when given, no
+    Python frame; else the state's ``_play_over``)."""
+    if other is None:
         table._play_over()
-        return True
-    return False
+    else:
+        other.play_over(table)
 
 
 # -- bots the kernel calls: whole hands in one call (simulations, the advisor's rollouts) ---
@@ -703,66 +738,47 @@ class RandomPlayer(Player):
         return actions[int(self.rng.random() * len(actions))]
 
 
-def play_hand(table: TrickKernel, players: list[Player]) -> int:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OtherPhases:
+    """How :func:`play_hand` applies an action outside the play of cards (a bid, the hat),
+    and how the hand is scored once its last trick is won: through the state's ``apply`` and
+    ``_play_over``, unless a game's compiled part does them directly (a method of a state of
+    an interpreted class is looked up by name)."""
+
+    def apply_other(self, table: TrickKernel, action: int) -> None:
+        table.apply(action)
+
+    def play_over(self, table: TrickKernel) -> None:
+        """The last trick of the hand is won: score it."""
+        table._play_over()
+
+
+def play_hand(table: TrickKernel, players: list[Player], keys: list[int] | None = None,
+              other: OtherPhases | None = None) -> int:
     """Let ``players`` (one a seat) act until nobody is to act in this hand (every trick
-    game's end of a hand sets ``turn`` to -1); return how many actions they made.
+    game's end of a hand sets ``turn`` to -1); return how many actions they made, each
+    appended to ``keys`` (when given) as ``action * seats + seat``.
 
     A card goes through :func:`play_cards` (``_illegal_play`` when it may not be played), any
-    other action through the state's ``apply``.
+    other action through ``other`` (:class:`OtherPhases`), else the state's ``apply``.
     """
     count = 0
+    n = table.nseats
     while True:
         seat = table.turn
         if seat < 0:
             return count
         action = players[seat].act(table, seat)
         if table.phase is PLAY:
-            if not play_cards(table, action, None):
+            if not play_cards(table, action, None, None, other):
                 table._illegal_play(action)
-        else:
+        elif other is None:
             table.apply(action)
+        else:
+            other.apply_other(table, action)
+        if keys is not None:
+            keys.append(action * n + seat)
         count += 1
-
-
-def taken_by_suit(table: TrickKernel) -> list[list[int]]:
-    """The cards each seat has taken in the hand's tricks so far, per suit.
-
-    >>> class Table(TrickKernel):
-    ...     pass
-    >>> table = Table()
-    >>> table.suit_of, table.ncards, table.nseats, table.phase = (0, 0, 1, 1), 4, 2, PLAY
-    >>> table.start_tricks([[0, 3], [1, 2]], -1, 0, 2)
-    >>> table.apply(3); table.apply(2)  # seat 0 leads the 3, seat 1 follows: seat 0 wins
-    >>> taken_by_suit(table)
-    [[0, 2], [0, 0]]
-    """
-    nsuits = table.nsuits
-    out = [[0] * nsuits for _ in range(table.nseats)]
-    n = table.nseats
-    played = table.played
-    suit_of = table.suit_of
-    at = 0
-    for winner in table.winners:
-        row = out[winner]
-        for k in range(n):
-            row[suit_of[played[at + k]]] += 1
-        at += n
-    return out
-
-
-def last_taker(table: TrickKernel, cards: i64) -> int:
-    """Who took the last trick won that held any of ``cards`` (bits), or -1: Where's Bob's
-    Hat?'s holder of the hat."""
-    n = table.nseats
-    played = table.played
-    winners = table.winners
-    t = len(winners) - 1
-    while t >= 0:
-        for k in range(n):
-            if cards & bit(played[t * n + k]):
-                return winners[t]
-        t -= 1
-    return -1
 
 
 def _probe() -> None:

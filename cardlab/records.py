@@ -71,7 +71,14 @@ class HandRecorder(Generic[S]):
     :meth:`scores` and :meth:`ended` once the hand is over; they read the engine's values
     (nothing restates a rule) into plain lists, a few list extensions per hand. At the end of
     the chunk :meth:`build` turns the lists into the game's columns, once.
+
+    A game whose compiled part reads those values itself gives the recorder a ``playout``
+    instead (a :class:`cardlab.playout.Playout`, which keeps them as the kernel plays the
+    hands, a whole game a call): the simulation reads the common values from it, and
+    :meth:`build` the game's own; the four methods above are then not called.
     """
+
+    playout: Any = None  # a compiled Playout that keeps each hand's values, or None
 
     def __init__(self, players: int) -> None:
         self.players = players

@@ -30,7 +30,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from . import strictjson
+from . import replaytext, strictjson
 from .errors import (
     OptionError,
     ReplayError,
@@ -38,6 +38,7 @@ from .errors import (
 )
 from .files import write_text
 from .game import Game, Rules, State, get_game
+from .replaytext import action_line, hand_data
 
 # The format's name and versions (docs/replay-format.md), here once: written by
 # :meth:`Replay.to_dict`, checked by :mod:`cardlab.loader`.
@@ -217,13 +218,8 @@ class Hand:
 
     def _data(self, action_dicts: bool) -> dict[str, Any]:
         # to_json keeps the actions as they are: the writer turns each into its line itself
-        out: dict[str, Any] = {"deal": self.deal}
-        if self.note is not None:
-            out["note"] = self.note
-        out["actions"] = [a.to_dict() for a in self.actions] if action_dicts else self.actions
-        if self.scores is not None:
-            out["scores"] = self.scores
-        return out
+        return hand_data(self.deal, [a.to_dict() for a in self.actions] if action_dicts
+                         else self.actions, self.note, self.scores)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
@@ -432,23 +428,9 @@ class Replay:
         return self._data(True)
 
     def _data(self, action_dicts: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "format": FORMAT,
-            # the oldest version that holds the file: one without evals reads in any cardlab
-            "version": EVAL_VERSION if has_evals(self.hands) else VERSIONS[0],
-            "game": self.game,
-            "options": self.options,
-            "seats": self.seats,
-            "seed": self.seed,
-        }
-        if self.meta:
-            out["meta"] = self.meta
-        if self.setup is not None:
-            out["setup"] = self.setup
-        out["hands"] = [h._data(action_dicts) for h in self.hands]
-        if self.totals is not None:
-            out["totals"] = self.totals
-        return out
+        return replay_data(self.game, self.options, self.seats, self.seed, self.meta,
+                           self.setup, [h._data(action_dicts) for h in self.hands], self.totals,
+                           evals=has_evals(self.hands))
 
     def to_json(self) -> str:
         """Readable, diff-friendly JSON: one action per line. Raises :class:`ReplayError` for
@@ -548,11 +530,36 @@ def schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
+def replay_data(game: str, options: dict[str, Any], seats: list[str], seed: Any,
+                meta: dict[str, Any], setup: Any, hands: list[dict[str, Any]],
+                totals: list[int] | None, evals: bool = False) -> dict[str, Any]:
+    """A replay as :func:`dumps` writes it: the header, ``hands`` (each :func:`hand_data`),
+    the totals. ``evals``: whether an action carries an eval record (the file's version)."""
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        # the oldest version that holds the file: one without evals reads in any cardlab
+        "version": EVAL_VERSION if evals else VERSIONS[0],
+        "game": game,
+        "options": options,
+        "seats": seats,
+        "seed": seed,
+    }
+    if meta:
+        out["meta"] = meta
+    if setup is not None:
+        out["setup"] = setup
+    out["hands"] = hands
+    if totals is not None:
+        out["totals"] = totals
+    return out
+
+
 def dumps(data: dict[str, Any]) -> str:
     """JSON with the header indented and each action (with its variations) on one line.
 
     The actions of a hand may be :class:`Action` objects (as :meth:`Replay.to_json` gives
-    them) or their dicts: the same text either way.
+    them) or their dicts: the same text either way; or, already written, the text of their
+    lines (:func:`action_line` each, joined by ``",\\n"``), which is written as it is.
 
     Standard JSON only: NaN or a lone surrogate (which no UTF-8 file can hold) raise a
     :class:`ReplayError` with the JSON path. Any depth of variations is written.
@@ -581,96 +588,27 @@ def _not_json(value: Any) -> str | None:
 
 
 def _dumps(data: dict[str, Any]) -> str:
-    compact = strictjson.encoder(ensure_ascii=False, separators=(", ", ": "))  # any depth
+    return replaytext.write(data, _actions_text)
+
+
+def _actions_text(actions: list[Any]) -> str:
+    """The lines of a hand's actions (objects or their dicts), joined: a plain action's line
+    written once per (seat, act)."""
+    known = replaytext.known_line
     action_class = Action
-    quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
-
-    def name(key: Any) -> str:  # a key: most are text, which needs no encoder's round
-        return quote(key) if type(key) is str else compact(key)  # type: ignore[no-any-return]
-
-    def flat(value: Any) -> str:
-        """A hand's values (a deal's cards, the scores) as the encoder writes them: text,
-        whole numbers and lists of them (or of lists of text) without its round trip."""
-        kind = type(value)
-        if kind is str:
-            return quote(value)  # type: ignore[no-any-return]
-        if kind is int:
-            return int.__repr__(value)
-        if kind is not list:
-            return compact(value)
-        parts = []
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                parts.append(quote(item))
-            elif kind is int:
-                parts.append(int.__repr__(item))
-            elif kind is list:
-                try:
-                    parts.append("[" + ", ".join(map(quote, item)) + "]")
-                except TypeError:  # not all text: the encoder says what it is
-                    return compact(value)
-            else:
-                return compact(value)
-        return "[" + ", ".join(parts) + "]"
-
-    lines = ["{"]
-    items = list(data.items())
-    for k, (key, value) in enumerate(items):
-        comma = "," if k < len(items) - 1 else ""
-        if key != "hands":
-            lines.append(f"  {name(key)}: {compact(value)}{comma}")
-            continue
-        lines.append('  "hands": [')
-        for h, hand in enumerate(value):
-            lines.append("    {")
-            hitems = list(hand.items())
-            for j, (hkey, hvalue) in enumerate(hitems):
-                hcomma = "," if j < len(hitems) - 1 else ""
-                if hkey == "actions" and hvalue:
-                    lines.append('      "actions": [')
-                    known = _ACTION_LINES.get
-                    lines.append(",\n".join([
-                        known((action.seat, action.act)) or _action_line(action, compact)
-                        if type(action) is action_class and action.note is None and
-                        action.eval is None and not action.variations else
-                        _action_line(action, compact) for action in hvalue]))
-                    lines.append(f"      ]{hcomma}")
-                elif hkey == "deal" and isinstance(hvalue, dict):
-                    lines.append('      "deal": {')
-                    ditems = list(hvalue.items())
-                    for d, (dkey, dvalue) in enumerate(ditems):
-                        dcomma = "," if d < len(ditems) - 1 else ""
-                        lines.append(f"        {name(dkey)}: {flat(dvalue)}{dcomma}")
-                    lines.append(f"      }}{hcomma}")
-                else:
-                    lines.append(f"      {name(hkey)}: {flat(hvalue)}{hcomma}")
-            lines.append("    }" + ("," if h < len(value) - 1 else ""))
-        lines.append("  ]" + comma)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return ",\n".join([
+        known(action.seat, action.act) or _action_line(action)
+        if type(action) is action_class and action.note is None and action.eval is None
+        and not action.variations else _action_line(action) for action in actions])
 
 
-# The line of a plain action (a seat and an act, nothing else) by (seat, act): most of a
-# replay's lines, and the same few hundred over and over, so each is encoded once.
-_ACTION_LINES: dict[tuple[str, str], str] = {}
-_ACTION_LINES_MAX = 1 << 16  # then the cache starts again: its size stays bounded
-
-
-def _action_line(action: Any, compact: Any) -> str:
+def _action_line(action: Any) -> str:
     """An action's line of :func:`_dumps` (its JSON, indented), from the object or its dict."""
     if type(action) is not Action:
-        return "        " + compact(action)
+        return "        " + replaytext.encode(action)
     if action.note is not None or action.eval is not None or action.variations:
-        return "        " + compact(action.to_dict())
-    key = (action.seat, action.act)
-    line = _ACTION_LINES.get(key)
-    if line is None:
-        if len(_ACTION_LINES) >= _ACTION_LINES_MAX:
-            _ACTION_LINES.clear()
-        line = _ACTION_LINES[key] = "        " + compact({"seat": action.seat,
-                                                         "act": action.act})
-    return line
+        return "        " + replaytext.encode(action.to_dict())
+    return action_line(action.seat, action.act)
 
 
 def save_text(path: str | os.PathLike[str], text: str) -> None:

@@ -32,13 +32,45 @@ def test_a_batch_holds_the_files_a_save_writes(batch, tmp_path):
         assert archive.namelist() == ["game-1.json", "game-2.json"]
         for info in archive.infolist():
             assert info.date_time == (1980, 1, 1, 0, 0, 0)  # the same bytes whenever written
-            assert info.compress_type == zipfile.ZIP_DEFLATED
+            assert info.compress_type == zipfile.ZIP_STORED  # unless asked: see below
             assert (info.external_attr >> 16) & 0o777 == 0o644
             text = archive.read(info).decode("utf-8")
             replay = cardlab.loads(text)
             replay.save(tmp_path / info.filename)  # what cardlab play would have written
             assert (tmp_path / info.filename).read_text(encoding="utf-8") == text
     assert batches.names(batch) == [f"{batch}/game-1.json", f"{batch}/game-2.json"]
+
+
+def test_replays_asked_to_be_compressed_are_deflated_the_same_texts(batch, tmp_path):
+    folder = tmp_path / "replays"
+    cardlab.simulate("bobs-hat", players=3, games=4, chunk=2, bots="random", seed=3,
+                     options={"hands": 2}, workers=0, progress=False, replays=folder,
+                     compress_replays=True)
+    for name in ("games-1-2.zip", "games-3-4.zip"):
+        with zipfile.ZipFile(folder / name) as packed, \
+                zipfile.ZipFile(batch.parent / name) as stored:
+            assert {i.compress_type for i in packed.infolist()} == {zipfile.ZIP_DEFLATED}
+            assert packed.namelist() == stored.namelist()
+            for member in stored.namelist():
+                assert packed.read(member) == stored.read(member)
+        assert (folder / name).stat().st_size < (batch.parent / name).stat().st_size / 3
+    with pytest.raises(cardlab.CardlabError, match="needs a folder"):
+        cardlab.simulate("bobs-hat", players=3, games=1, bots="random", workers=0,
+                         progress=False, compress_replays=True)
+
+
+def test_a_batch_larger_than_its_spool_is_whole(tmp_path):
+    # members go to the file a megabyte at a time: a batch of several megabytes is one
+    # zip archive, every member whole, at the offsets its directory says
+    texts = {f"game-{k}.json": f"{k}:" + "x" * 300_000 + "\n" for k in range(12)}
+    for compress in (False, True):
+        path = tmp_path / f"b{compress}.zip"
+        with open(path, "wb") as out, batches.Writer(out, compress) as writer:
+            for name, text in texts.items():
+                writer.add(name, text)
+        with zipfile.ZipFile(path) as archive:
+            assert archive.testzip() is None
+            assert {n: archive.read(n).decode() for n in archive.namelist()} == texts
 
 
 def test_load_and_every_command_read_a_replay_inside_a_batch(batch, tmp_path, capsys,

@@ -128,10 +128,41 @@ def test_random_playout_makes_the_protocols_choices(game):
     for seed, options in enumerate(rules_class.conformance_option_sets() * 4):
         table = cardlab.new_game(game, seed=seed, **options)
         fast, slow = table.state.clone(), table.state.clone()
-        fast.random_playout(random.Random(seed).random)
+        record: list[int] = []  # each action the playout makes, as action * seats + seat
+        fast.random_playout(random.Random(seed).random, record)
         rand = random.Random(seed).random
-        while slow.to_act() >= 0:
+        made = []
+        n = len(table.seats)
+        while (seat := slow.to_act()) >= 0:
             actions = slow.legal_actions()
-            slow.apply(actions[int(rand() * len(actions))])
+            action = actions[int(rand() * len(actions))]
+            slow.apply(action)
+            made.append(action * n + seat)
         assert fast.snapshot() == slow.snapshot(), f"{game} seed {seed}"
         assert fast.totals() == slow.totals()
+        assert record == made
+
+
+@pytest.mark.parametrize("game", sorted(cardlab.list_games()))
+def test_a_seeded_chance_step_is_its_record_entered(game):
+    """``deal_seeded`` enters the chance step that is due (the setup too) as its seeded
+    record, ``apply_chance(seeded_chance(seed))``, would; a trick game says the record of
+    the deal it holds (``dealt_record``)."""
+    rules_class = cardlab.get_game(game).rules_class
+    for seed, options in enumerate(rules_class.conformance_option_sets()):
+        fast = cardlab.get_game(game).rules(**options).new_state()
+        slow = cardlab.get_game(game).rules(**options).new_state()
+        steps = 0
+        while (kind := fast.chance_kind()) is not None and steps < 3:
+            record = slow.seeded_chance(seed)
+            slow.apply_chance(record)
+            fast.deal_seeded(seed)
+            assert fast.snapshot() == slow.snapshot(), f"{game} seed {seed}"
+            if kind == "deal" and hasattr(fast, "dealt_record"):
+                assert fast.dealt_record() == record
+            if kind == "setup" and hasattr(fast, "setup_record"):
+                assert fast.setup_record() == record
+            if fast.to_act() >= 0:  # a hand to play before the next deal
+                fast.random_playout(random.Random(seed).random)
+                slow.random_playout(random.Random(seed).random)
+            steps += 1

@@ -85,8 +85,10 @@ def test_the_loaded_kernel_is_compiled_and_current():
     assert type(bobs_kernel.score_hand).__name__ == "builtin_function_or_method"
     if os.environ.get("CARDLAB_TEST_INSTALLED") == "1":
         return  # a wheel's libraries and sources were built together; staleness is a checkout's
-    sources = (SOURCE, TEDS_SOURCE, BOBS_SOURCE)
-    for source in sources:  # each is a kernel.py, its libraries beside it
+    # the playout and the replay's writer are compiled in the same library
+    sources = (SOURCE, TEDS_SOURCE, BOBS_SOURCE, SOURCE.with_name("playout.py"),
+               SOURCE.with_name("replaytext.py"))
+    for source in sources:  # each beside a kernel.py and its libraries
         built = max(path.stat().st_mtime for path in source.parent.iterdir()
                     if path.name.startswith("kernel") and path.suffix in (".so", ".pyd"))
         assert built >= max(path.stat().st_mtime for path in sources), (

@@ -19,6 +19,7 @@ from ..cards import seeded_rng
 from ..errors import OptionError
 from ..game import Bot, State, get_game
 from ..kernel import Player, RandomPlayer, TrickKernel
+from ..playout import LazyRandom
 
 KINDS = ("random", "heuristic")
 
@@ -44,24 +45,6 @@ def make_bot(kind: str, game: str, seed: int | str = 0) -> Bot:
     if kind == "heuristic":
         return info.heuristic_bot(seed)
     raise OptionError(f"bots are {', '.join(KINDS)}, not {kind!r}")
-
-
-class LazyRandom:
-    """``seeded_rng(seed, *keys)``, made when its first number is drawn: a heuristic bot
-    draws one only to break a rare tie, and seeding a generator costs more than a hand of
-    play. The same numbers as the generator itself.
-
-    >>> LazyRandom(3, "x").random() == seeded_rng(3, "x").random()
-    True
-    """
-
-    def __init__(self, seed: int | str, *keys: int | str) -> None:
-        self._material = (seed, keys)
-
-    def random(self) -> float:
-        seed, keys = self._material
-        self.random = seeded_rng(seed, *keys).random  # type: ignore[method-assign]
-        return self.random()
 
 
 class PlayerBot:

@@ -112,6 +112,7 @@ class Destination:
     tables: tuple[tuple[str, str], tuple[str, str]] | None = None  # (folder, shown) x 2
     replays: tuple[str, str] | None = None  # (scratch folder, the replays folder shown)
     collect: bool = False
+    compress: bool = False  # the replays deflated in their batches
 
 
 @dataclasses.dataclass
@@ -146,7 +147,7 @@ def play_part(spec: Spec, index: int, dest: Destination, fault: str | None = Non
             folder, shown = dest.replays
             out = stack.enter_context(_output(folder, f"{stem}.zip", shown, "replays", files,
                                               data))
-            batch = stack.enter_context(batches.Writer(out))
+            batch = stack.enter_context(batches.Writer(out, dest.compress))
         chunk = play_chunk(spec, index, dest.replays is not None, fault,
                            keep=None if batch is None else batch.add)
     if dest.tables is not None:
@@ -264,9 +265,10 @@ class Output:
     the metadata of each chunk taken. See the module's docstring."""
 
     def __init__(self, spec: Spec, out: str | None, games_out: str | None,
-                 replays: str | None, collect: bool) -> None:
+                 replays: str | None, collect: bool, compress: bool = False) -> None:
         self.spec = spec
         self.collect = collect
+        self.compress = compress
         self.folders: list[AtomicFolder] = []
         self.names = [] if out is None else [out, games_out or os.devnull]
         self.replays = None if replays is None else Path(os.path.abspath(replays))
@@ -292,7 +294,7 @@ class Output:
         replays = None
         if self.scratch is not None and self.replays is not None:
             replays = (os.fspath(self.scratch), os.fspath(self.replays))
-        return Destination(tables, replays, self.collect)
+        return Destination(tables, replays, self.collect, self.compress)
 
     def _target(self, kind: str, stem: str) -> tuple[Path, str]:
         if kind == "replays":

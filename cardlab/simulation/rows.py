@@ -15,9 +15,12 @@ How a game is played (the same whatever process plays it):
   as ``cardlab play --seed <game seed>`` seeds them, so such a game can be replayed alone;
 - when every seat is a random bot, the game is played by the engine's fast path instead,
   ``State.random_playout``, with one generator for the table
-  (``seeded_rng(game seed, "simulate-random")``). With ``--replays`` the same choices are
-  made step by step through the protocol, ``legal_actions()[int(rand() * n)]``, and
-  recorded (the conformance test checks that the two make the very same choices).
+  (``seeded_rng(game seed, "simulate-random")``); it makes the very choices a loop of
+  ``legal_actions()[int(rand() * n)]`` makes (the conformance test checks);
+- the whole game is one call, :meth:`cardlab.playout.Playout.play`: a trick game's hands are
+  played by the compiled players a hand a kernel call, any other game's a step at a time;
+  with ``--replays`` the same hands are played the same way, each action kept as the int
+  the engine applied.
 
 >>> from cardlab.simulation.spec import make_spec
 >>> chunk = play_chunk(make_spec("teds-game", players=3, games=2, bots="random", seed=1,
@@ -29,8 +32,6 @@ How a game is played (the same whatever process plays it):
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import operator
 import os
 from collections.abc import Callable
 from typing import Any
@@ -38,9 +39,9 @@ from typing import Any
 from ..bots import Bot, kernel_players, make_bot
 from ..cards import seeded_rng
 from ..game import State
-from ..kernel import play_hand
+from ..playout import Playout
 from ..records import HandRecorder
-from ..replay import Action, Hand, Replay
+from ..replay import action_line, dumps, replay_data
 from .schema import games_schema, hands_schema
 from .spec import Spec
 
@@ -61,18 +62,6 @@ class Chunk:
 
 
 # -- playing -------------------------------------------------------------------------------
-
-def _no_numbers() -> float:
-    raise AssertionError("only a game of random bots draws the table's random numbers")
-
-
-def _counting(rand: Callable[[], float]) -> tuple[Callable[[], float], Any]:
-    """``rand`` with a count of its calls, all in C (no Python frame per call): the engine's
-    playout calls it once per action, so the count is the number of actions played."""
-    counter = itertools.count()
-    counted = map(operator.itemgetter(0), zip(iter(rand, None), counter, strict=False))
-    return counted.__next__, counter
-
 
 def fault_setting() -> str | None:
     """The test-only fault injection setting, ``CARDLAB_SIMULATE_FAULT=<marker file>:<chunk
@@ -102,39 +91,62 @@ def _maybe_fault(index: int, fault: str | None) -> None:
 
 
 class _Recorder:
-    """The replays of a chunk's games, assembled from what the engine did: each deal's
+    """The replays of a chunk's games, written from what the engine did: each deal's
     seeded record, each action as the engine applied it (an int, checked by ``apply``),
     the hands' scores and the totals, the very values a :class:`~cardlab.table.Table`
-    records. An action's text depends on the action alone (``State.action_text``), so each
-    (seat, action) becomes one :class:`~cardlab.replay.Action`, shared by the chunk's
-    replays: they are written and dropped here, never changed."""
+    records, as :meth:`Replay.to_json` writes them. An action's text depends on the action
+    alone (``State.action_text``), so each (seat, action) is written as a line once
+    (:func:`~cardlab.replay.action_line`) and a hand's actions are their lines joined."""
 
     def __init__(self, spec: Spec, keep: Callable[[str, str], None] | None) -> None:
         self.spec = spec
         self.seats = list(spec.seats)
-        self.known: dict[int, Action] = {}  # action * players + seat: the Action
+        self.lines: list[str | None] = []  # by action * players + seat: the action's line
         self.width = len(str(spec.games))  # game-0001.json: as many digits as the last game
         self.texts: list[tuple[str, str]] = []
         self.keep = keep or (lambda name, text: self.texts.append((name, text)))
 
-    def actions(self, keys: list[int], state: State) -> list[Action]:
-        known = self.known
-        out = []
-        for key in keys:
-            recorded = known.get(key)
-            if recorded is None:
-                action, seat = divmod(key, len(self.seats))
-                recorded = known[key] = Action(self.seats[seat], state.action_text(action))
-            out.append(recorded)
-        return out
-
-    def game(self, game: int, seed: int, kinds: list[str], setup: Any, hands: list[Hand],
-             totals: list[int]) -> None:
+    def game(self, game: int, seed: int, kinds: list[str], setup: Any, state: State,
+             log: Playout, first: int, totals: list[int]) -> None:
+        """Game ``game``'s replay: its hands are the log's from hand ``first`` on (their
+        deals and actions, which are dropped once written)."""
         spec = self.spec
-        replay = Replay(game=spec.game, options=dict(spec.options), seats=self.seats,
-                        seed=seed, setup=setup, hands=hands, totals=totals,
-                        meta={"simulation": {"seed": spec.seed, "game": game, "bots": kinds}})
-        self.keep(f"game-{game:0{self.width}d}.json", replay.to_json())
+        n = len(self.seats)
+        lines = self.lines
+
+        def line(key: int) -> str:  # an action not written yet in this chunk
+            action, seat = divmod(key, n)
+            if key >= len(lines):
+                lines.extend([None] * (key + 1 - len(lines)))
+            text = lines[key] = action_line(self.seats[seat], state.action_text(action))
+            return text
+
+        hands = log.replay_hands(first, lines, line)
+        meta = {"simulation": {"seed": spec.seed, "game": game, "bots": kinds}}
+        text = dumps(replay_data(spec.game, dict(spec.options), self.seats, seed, meta, setup,
+                                 hands, totals))
+        self.keep(f"game-{game:0{self.width}d}.json", text)
+
+
+class _RecorderLog(Playout):
+    """A game's :class:`~cardlab.records.HandRecorder` read through the hooks of a
+    :class:`~cardlab.playout.Playout` (a game whose compiled part has none of its own)."""
+
+    def __init__(self, recorder: HandRecorder[Any]) -> None:
+        super().__init__(recorder.players)
+        self.recorder = recorder
+
+    def size(self, table: Any) -> int:
+        return self.recorder.hand_size(table)
+
+    def dealer(self, table: Any) -> int:
+        return self.recorder.dealer(table)
+
+    def scores_of(self, table: Any) -> list[int]:
+        return self.recorder.scores(table)
+
+    def keep(self, table: Any) -> None:
+        self.recorder.ended(table)
 
 
 def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None = None,
@@ -147,20 +159,16 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     _maybe_fault(index, fault)
     first, count = spec.chunks()[index]
     rules = spec.rules()
-    n = spec.players
-    rec = rules.game.records().recorder(n)  # what the game keeps of each hand
+    rec = rules.game.records().recorder(spec.players)  # what the game keeps of each hand
+    # the hands as they are played, and what each gave: the game's compiled part's, or its
+    # recorder's read through the same hooks
+    log: Playout = rec.playout or _RecorderLog(rec)
     bot_names = sorted(set(spec.bots))
     recorder = _Recorder(spec, keep) if replays else None
-    # per hand
-    h_game: list[int] = []
-    h_hand: list[int] = []
-    h_dealer: list[int] = []
-    h_size: list[int] = []
-    h_actions: list[int] = []
-    # per seat
-    s_bot: list[int] = []
-    s_score: list[int] = []
-    s_total: list[int] = []
+    if recorder is not None:
+        log.record()
+    index_of = {name: i for i, name in enumerate(bot_names)}
+    fresh = rules.new_state(recorder.seats) if recorder else rules.new_state()
     # per game
     g_seed: list[int] = []
     g_hands: list[int] = []
@@ -171,114 +179,74 @@ def play_chunk(spec: Spec, index: int, replays: bool = False, fault: str | None 
     for game in range(first, first + count):
         seed = spec.game_seed(game)
         kinds = spec.seat_bots(game)
-        bot_index = [bot_names.index(k) for k in kinds]
-        all_random = all(k == "random" for k in kinds)
-        state = rules.new_state(recorder.seats) if recorder else rules.new_state()
-        setup = None
-        if state.chance_kind() == "setup":
-            setup = state.seeded_chance(seed)
-            state.apply_chance(setup)
+        all_random = kinds.count("random") == len(kinds)
+        state = fresh.clone()  # a new game's state (a copy costs less than a new one)
+        # the draw or the cut for first dealer (and its record, for the replay)
+        setup = log.setup(state, seed) if state.chance_kind() == "setup" else None
         bots: list[Bot] = [] if all_random else [
             make_bot(kind, spec.game, seed=f"{seed}/{s}") for s, kind in enumerate(kinds)]
-        # bots the kernel plays a whole hand with, in one call (when not recording)
-        players = None if all_random or recorder is not None else kernel_players(bots, state)
         # the table's generator: only an all-random game draws from it (seeding one costs
         # more than a hand of the compiled bots' play)
-        rand = seeded_rng(seed, "simulate-random").random if all_random else _no_numbers
-        counted, counter = _counting(rand)
-        mark = next(counter)  # each next() takes a number too: actions = difference - 1
-        before = [0] * n
-        hands = actions = 0
-        recorded: list[Hand] = []
-        while not state.is_game_over():
-            deal = state.seeded_chance(seed) if recorder else None  # what the replay keeps
-            state.deal_seeded(seed)
-            size = rec.hand_size(state)
-            if all_random and recorder is None:
-                state.random_playout(counted)
-                played = -mark
-                mark = next(counter)
-                played += mark - 1
-            elif players is not None:
-                played = play_hand(state, players)  # type: ignore[arg-type]  # a trick table
-            else:
-                legal = state.legal_actions
-                to_act = state.to_act
-                apply = state.apply
-                keys: list[int] = []  # action * n + seat, as the engine applied them
-                while (seat := to_act()) >= 0:
-                    if all_random:
-                        choices = legal()
-                        action = choices[int(rand() * len(choices))]
-                    else:
-                        action = bots[seat](state, seat)
-                    apply(action)
-                    keys.append(action * n + seat)
-                played = len(keys)
-            scores = rec.scores(state)
-            totals = [a + b for a, b in zip(before, scores, strict=True)]
-            if recorder:
-                recorded.append(Hand(deal=deal, actions=recorder.actions(keys, state),
-                                     scores=list(scores) if keys else None))
-            hands += 1
-            actions += played
-            h_game.append(game)
-            h_hand.append(state.hand_number())
-            h_dealer.append(rec.dealer(state))
-            h_size.append(size)
-            h_actions.append(played)
-            s_bot.extend(bot_index)
-            s_score.extend(scores)
-            s_total.extend(totals)
-            rec.ended(state)
-            before = totals
+        rand = seeded_rng(seed, "simulate-random").random if all_random else None
+        # bots the kernel plays a whole hand with, in one call
+        players = None if all_random else kernel_players(bots, state)
+        hand0 = len(log.numbers)
+        log.play(state, players, bots, seed, rand)
         g_seed.append(seed)
-        g_hands.append(hands)
-        g_actions.append(actions)
-        g_bot.extend(bot_index)
+        g_hands.append(len(log.numbers) - hand0)
+        g_actions.append(sum(log.actions[hand0:]))
+        g_bot.extend([index_of[k] for k in kinds])
         final = state.totals()
-        if final != before:  # the sheet's rows are the hands' scores in every game
-            raise RuntimeError(f"game {game}: the hands' scores add up to {before}, the "
+        if final != log.running:  # the sheet's rows are the hands' scores in every game
+            raise RuntimeError(f"game {game}: the hands' scores add up to {log.running}, the "
                                f"engine's totals are {final}")
         g_total.extend(final)
         g_winners.append(rules.winners(final))
         if recorder:
-            recorder.game(game, seed, kinds, setup, recorded, final)
-    hands_table = _hands_table(spec, bot_names, rec, h_game, h_hand, h_dealer, h_size,
-                               h_actions, s_bot, s_score, s_total)
+            recorder.game(game, seed, kinds, setup, state, log, hand0, final)
+    hands_table = _hands_table(spec, bot_names, rec, log, first, g_hands, g_bot)
     games_table = _games_table(spec, bot_names, first, count, g_seed, g_hands, g_actions,
                                g_bot, g_total, g_winners)
     return Chunk(index, first, count, hands_table, games_table,
-                 recorder.texts if recorder else [], len(h_game))
+                 recorder.texts if recorder else [], len(log.numbers))
 
 
 # -- the tables ----------------------------------------------------------------------------
 
-def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any],
-                 h_game: list[int], h_hand: list[int], h_dealer: list[int],
-                 h_size: list[int], h_actions: list[int], s_bot: list[int],
-                 s_score: list[int], s_total: list[int]) -> Any:
+def _hands_table(spec: Spec, bot_names: list[str], rec: HandRecorder[Any], log: Playout,
+                 first: int, g_hands: list[int], g_bot: list[int]) -> Any:
     import numpy as np
     import pyarrow as pa
 
     n = spec.players
-    nhands = len(h_game)
+    nhands = len(log.numbers)
+    count = len(g_hands)
+    per_game = np.asarray(g_hands, dtype=np.int64)  # each game's hands
     seat_index = np.tile(np.arange(n, dtype=np.int8), nhands)
-    dealer = np.repeat(np.asarray(h_dealer, dtype=np.int8), n)
+    dealer = np.repeat(np.asarray(log.dealers, dtype=np.int8), n)
+    games = np.repeat(np.arange(first, first + count, dtype=np.int32), per_game)
+    # each hand's seats' bots: their game's
+    bots = np.repeat(np.asarray(g_bot, dtype=np.int8).reshape(count, n), per_game, axis=0)
+    scores = np.asarray(log.scores, dtype=np.int64).reshape(nhands, n)
+    # each seat's total after each hand: the running sums of its game's scores
+    running = scores.cumsum(axis=0)
+    starts = np.cumsum(per_game) - per_game  # each game's first hand
+    before = np.concatenate([np.zeros((1, n), np.int64), running])[starts]
+    totals = running - np.repeat(before, per_game, axis=0)
     cols: dict[str, Any] = {
-        "game": np.repeat(np.asarray(h_game, dtype=np.int32), n),
-        "hand": np.repeat(np.asarray(h_hand, dtype=np.int16), n),
+        "game": np.repeat(games, n),
+        "hand": np.repeat(np.asarray(log.numbers, dtype=np.int16), n),
         "seat": pa.DictionaryArray.from_arrays(pa.array(seat_index, pa.int8()),
                                                pa.array(list(spec.seats), pa.string())),
         "seat_index": seat_index,
-        "bot": pa.DictionaryArray.from_arrays(pa.array(s_bot, pa.int8()),
+        "bot": pa.DictionaryArray.from_arrays(pa.array(bots.reshape(-1), pa.int8()),
                                               pa.array(bot_names, pa.string())),
         "dealer": seat_index == dealer,
         "from_dealer": ((seat_index.astype(np.int16) - dealer) % n).astype(np.int8),
-        "hand_size": np.repeat(np.asarray(h_size, dtype=np.int16), n),
-        "actions": np.repeat(np.asarray(h_actions, dtype=np.int32), n),
-        "score": np.asarray(s_score, dtype=np.int32),
-        "total": np.asarray(s_total, dtype=np.int32),
+        "hand_size": np.repeat(np.asarray(log.sizes, dtype=np.int16), n),
+        "actions": np.repeat(np.asarray(log.actions, dtype=np.int32), n),
+        "score": scores.reshape(-1).astype(np.int32),
+        "total": totals.reshape(-1).astype(np.int32),
     }
     cols.update(rec.build(seat_index, cols["dealer"]))
     schema = hands_schema(spec.game)

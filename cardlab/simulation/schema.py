@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..game import get_game
@@ -43,7 +44,10 @@ def _type(name: str) -> Any:
     return pa.bool_() if name == "bool" else getattr(pa, name)()
 
 
+@functools.lru_cache(maxsize=64)
 def _schema(columns: tuple[Column, ...]) -> Any:
+    """The schema of ``columns``, made once (a schema never changes; every chunk's two
+    tables are built with one)."""
     import pyarrow as pa
 
     return pa.schema([pa.field(column.name, _type(column.type), nullable=column.nullable)

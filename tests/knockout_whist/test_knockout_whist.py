@@ -406,12 +406,12 @@ def test_a_simulation_records_the_games_own_columns(knockout_whist, tmp_path):
     hands = result.hands
     assert list(hands.columns) == [column.name for column in hands_columns(NAME)]
     assert list(hands.columns)[-2:] == ["tricks", "knocked_out"]
-    # the replays, in game order: each chunk's batch, each game's member
-    named = [name for batch in sorted(folder.iterdir()) for name in batches.names(batch)]
-    assert len(named) == 9
-    for g, name in enumerate(named, 1):
-        assert name.endswith(f"/game-{g}.json")
-        replay = cardlab.load(name)
+    # each game's replay, in its chunk's batch (games-1-4.zip/game-1.json, ...)
+    named = {name.rsplit("/", 1)[1]: name for batch in sorted(folder.iterdir())
+             for name in batches.names(batch)}
+    assert sorted(named) == sorted(f"game-{g}.json" for g in range(1, 10))
+    for g in range(1, 10):
+        replay = cardlab.load(named[f"game-{g}.json"])
         rows = hands[hands.game == g]
         games = result.games[result.games.game == g]
         assert list(games.total) == replay.totals

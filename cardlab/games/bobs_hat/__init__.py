@@ -35,7 +35,7 @@ from ...records import Records
 from ..trick_taking import COLOUR_MARK, suited_faces
 from ..trick_taking.advice import TrickGame, play_outcome
 from ..trick_taking.state import TrickTaking
-from .bot import choose_hat
+from .bot import HeuristicBot, choose_hat
 from .engine import DECK, HAT_PLUS, HAT_RANKS, NO_BID, TRUMP_CARDS, BobsHatRules, BobsHatState
 from .records import RECORDS
 from .words import BobsHatWords
@@ -59,8 +59,6 @@ class BobsHat(TrickGame):
     table_words = BobsHatWords()
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
-        from .bot import HeuristicBot
-
         return HeuristicBot(seed)
 
     def card_faces(self) -> dict[str, CardFace]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any
 
-from ...kernel import taken_by_suit
 from .engine import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, BobsHatState, score_hand
+from .kernel import taken_by_suit
 
 MADE = {flags: f"made {word}" for flags, word in BID_WORDS.items()}
 MADE_WORD = {word: f"made {word}" for word in BID_WORDS.values()}

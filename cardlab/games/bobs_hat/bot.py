@@ -16,31 +16,32 @@ from __future__ import annotations
 
 from ...bots import LazyRandom, PlayerBot
 from ...game import State
-from .engine import BID, DECK, FEWEST, HAT_CARDS, HAT_MINUS, HAT_PLUS, MOST, BobsHatState
-from .kernel import HeuristicPlayer
+from ...kernel import mask_of
+from .engine import DECK, HAT_CARDS, BobsHatState
+from .kernel import HeuristicPlayer, hat_choice
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
+RANKS = bytes(RANK_OF)  # each card's rank, a byte a card (as the compiled player reads it)
+SUITS = bytes(SUIT_OF)  # and each card's suit
 
 
 def choose_hat(held: list[list[int]], trump: int) -> int:
     """The bot's hat as dealer, from its hand (``held``: its cards per suit) and the trump:
-    +10 with two or more of the high cards that take hat tricks, else -10. It reads no
-    random number (the advisor draws a hidden hat with it: cardlab.games.bobs_hat.advice).
+    +10 with two or more of the high cards that take hat tricks, else -10 (the compiled
+    player's :func:`~cardlab.games.bobs_hat.kernel.hat_choice`). It reads no random number
+    (the advisor draws a hidden hat with it: cardlab.games.bobs_hat.advice).
 
-    >>> from cardlab.games.bobs_hat.engine import DECK
+    >>> from cardlab.games.bobs_hat.engine import DECK, HAT_PLUS
     >>> choose_hat([[DECK.card(0, 20), DECK.card(0, 19)], [], []], -1) == HAT_PLUS
     True
     """
-    cards = [c for suit in held for c in suit]
-    strong = sum(1 for c in cards if RANK_OF[c] >= 16 or (
-        SUIT_OF[c] == trump and RANK_OF[c] >= 14))
-    return HAT_PLUS if strong >= 2 else HAT_MINUS
+    return hat_choice(mask_of([c for suit in held for c in suit]), trump, RANKS, SUITS)
 
 
 class HeuristicBot(PlayerBot):
-    """The heuristic bot: the hat and the bids here, the card play by the compiled
-    :class:`~cardlab.games.bobs_hat.kernel.HeuristicPlayer` (its ``player``, which
+    """The heuristic bot: its hat, bids and card play are the compiled
+    :class:`~cardlab.games.bobs_hat.kernel.HeuristicPlayer`'s (its ``player``, which
     simulations and the advisor's rollouts call from the kernel).
 
     >>> import cardlab
@@ -53,44 +54,11 @@ class HeuristicBot(PlayerBot):
     player: HeuristicPlayer
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.player = HeuristicPlayer(LazyRandom(seed, "bobs-hat-heuristic"), self._decide,
-                                      RANK_OF, HAT_CARDS)
+        self.player = HeuristicPlayer(LazyRandom(seed, "bobs-hat-heuristic"), RANKS, HAT_CARDS)
 
     def __call__(self, state: State, seat: int) -> int:
         assert isinstance(state, BobsHatState)
         return self.player.act(state, seat)
-
-    def _decide(self, state: BobsHatState, seat: int) -> int:
-        """The hat or a bid (the player's other phases)."""
-        legal = state.legal_actions()
-        if legal[0] >= HAT_PLUS:
-            return self._hat(state, seat)
-        return self._bid(state, seat, legal)
-
-    def _hat(self, state: BobsHatState, seat: int) -> int:
-        return choose_hat(state.hands[seat], state.trump)
-
-    def _bid(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
-        held = state.hands[seat]
-        n = state.rules.players
-        flags = 0
-        strength = []
-        for suit in range(3):
-            cards = held[suit]
-            score = len(cards) + sum(0.5 for c in cards if RANK_OF[c] >= 15)
-            if suit == state.trump:
-                score *= 1.6
-            strength.append(score)
-            if score >= 1.6 * state.size / n and any(RANK_OF[c] >= 15 for c in cards):
-                flags |= MOST[suit]
-        cards = [c for suit in held for c in suit]
-        average = sum(RANK_OF[c] for c in cards) / len(cards)
-        trumps = len(held[state.trump]) if state.trump >= 0 else 0
-        if average < 8.5 and trumps <= 1:
-            flags |= FEWEST
-        if not flags:
-            flags = MOST[max(range(3), key=lambda s: (strength[s], self.rng.random()))]
-        return BID + flags if BID + flags in legal else legal[0]
 
     def play_card(self, state: BobsHatState, seat: int, legal: list[int]) -> int:
         """The card play alone (``legal``: the state's legal cards, which it reads itself):

@@ -21,10 +21,22 @@ from typing import Any
 
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
 from ...game import Option, Rules
-from ...kernel import dealer_of_hand, last_taker, mask_of, seeded_stream, taken_by_suit
+from ...kernel import dealer_of_hand, mask_of, seeded_stream
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
-from .kernel import BID_WORDS, DOUBLE, FEWEST, MOST, NO_BID, score_hand
+from .kernel import (
+    BID,
+    BID_WORDS,
+    DOUBLE,
+    FEWEST,
+    HAT_MINUS,
+    HAT_PLUS,
+    MOST,
+    NO_BID,
+    last_taker,
+    score_hand,
+    taken_by_suit,
+)
 
 SUITS = ("blue", "red", "black")
 TRUMP_CARDS = ("blue", "red", "black", "gray")  # gray: no trump
@@ -43,8 +55,7 @@ FIRST_HAND_SIZE = 5
 DEFAULT_HANDS = {3: 12, 4: 10, 5: 8}
 
 # Bids are bit flags on top of BID (MOST, FEWEST, DOUBLE, NO_BID: the compiled part's, which
-# scores them); the hat choice is HAT_PLUS / HAT_MINUS.
-BID, HAT_PLUS, HAT_MINUS = 100, 200, 201
+# scores them); the hat choice is HAT_PLUS / HAT_MINUS (the compiled part's too).
 RENEGE_PENALTY = -15
 
 PHASE_DEAL, PHASE_HAT, PHASE_BID, PHASE_OVER = "deal", "hat", "bid", "over"
@@ -308,8 +319,14 @@ class BobsHatState(TrickTaking):
         # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
         dealt = self.clone()
         dealt.deal_seeded(seed)
-        return {"trump": "gray" if dealt.trump < 0 else TRUMP_CARDS[dealt.trump],
-                "hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands]}
+        return dealt.dealt_record()
+
+    def dealt_record(self) -> dict[str, Any]:
+        """The record of the deal of the hand being played (or just played): the trump card
+        turned and each seat's cards, as ``seeded_chance`` gives a seeded deal's."""
+        code = DECK.codes.__getitem__
+        return {"trump": "gray" if self.trump < 0 else TRUMP_CARDS[self.trump],
+                "hands": [list(map(code, cards)) for cards in self.dealt_hands]}
 
     def deal_seeded(self, seed: int | str) -> None:
         """Deal the hand that is due from ``seed``: the one seeded deal of the game (its

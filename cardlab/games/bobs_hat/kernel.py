@@ -15,19 +15,34 @@ Without a compiler this runs as ordinary Python and plays the same games
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final, cast
 
 from mypy_extensions import i64
 
 # absolute, as in solvekernel: tests load this source on its own beside the compiled module
-from cardlab.kernel import PLAY, Player, TrickKernel, _choices, beats, bit, held_by, low_card
+from cardlab.kernel import (
+    PLAY,
+    Player,
+    TrickKernel,
+    _choices,
+    beats,
+    bit,
+    count_of,
+    held_by,
+    low_card,
+)
+from cardlab.playout import Draws, Playout
 
+# Actions: a bid is BID + its flags; the hat's choice HAT_PLUS or HAT_MINUS.
+BID: Final = 100
+HAT_PLUS: Final = 200
+HAT_MINUS: Final = 201
 # Bids are bit flags: most blue, most red, most black, fewest, doubled, no bid.
 MOST: Final = (1, 2, 4)
 FEWEST: Final = 8
 DOUBLE: Final = 16
 NO_BID: Final = 32
+MOST_BITS: Final = bytes(MOST)  # the most-bid flag of each suit, indexed by a suit
 BID_WORDS: Final = {1: "most-blue", 2: "most-red", 4: "most-black", 8: "fewest",
                     24: "double-fewest"}
 
@@ -55,8 +70,9 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
     for seat, flags in enumerate(bids):
         if flags == NO_BID:
             continue
-        for suit in (0, 1, 2):
-            if flags & MOST[suit]:
+        for suit in range(3):
+            most: int = MOST_BITS[suit]
+            if flags & most:
                 mine = taken[seat][suit]
                 # made: more than every other single player (or no card of the suit dealt)
                 if dealt_suits[suit] == 0 or (mine == tops[suit] and alone_top[suit]):
@@ -65,7 +81,7 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
                     points = -5 - (mine if negative_scoring else 0)
                 scores[seat] += points
                 if parts is not None:
-                    parts[seat][BID_WORDS[MOST[suit]]] = points
+                    parts[seat][BID_WORDS[most]] = points
         if flags & FEWEST:
             made = totals[seat] == fewest and alone_fewest
             points = size * (2 if flags & DOUBLE else 1)
@@ -80,24 +96,126 @@ def score_hand(bids: list[int], taken: list[list[int]], dealt_suits: list[int], 
 
 
 
+def taken_by_suit(table: TrickKernel) -> list[list[int]]:
+    """The cards each seat has taken in the hand's tricks so far, per suit.
+
+    >>> from cardlab.kernel import PLAY, TrickKernel
+    >>> class Table(TrickKernel):
+    ...     pass
+    >>> table = Table()
+    >>> table.suit_of, table.ncards, table.nseats, table.phase = (0, 0, 1, 1), 4, 2, PLAY
+    >>> table.start_tricks([[0, 3], [1, 2]], -1, 0, 2)
+    >>> table.apply(3); table.apply(2)  # seat 0 leads the 3, seat 1 follows: seat 0 wins
+    >>> taken_by_suit(table)
+    [[0, 2], [0, 0]]
+    """
+    nsuits = table.nsuits
+    out = [[0] * nsuits for _ in range(table.nseats)]
+    n = table.nseats
+    played = table.played
+    suit_of = table.suit_of
+    at = 0
+    for winner in table.winners:
+        row = out[winner]
+        for k in range(n):
+            row[suit_of[played[at + k]]] += 1
+        at += n
+    return out
+
+
+def last_taker(table: TrickKernel, cards: i64) -> int:
+    """Who took the last trick won that held any of ``cards`` (bits), or -1: Where's Bob's
+    Hat?'s holder of the hat."""
+    n = table.nseats
+    played = table.played
+    winners = table.winners
+    t = len(winners) - 1
+    while t >= 0:
+        for k in range(n):
+            if cards & bit(played[t * n + k]):
+                return winners[t]
+        t -= 1
+    return -1
+
+
+def hat_choice(held: i64, trump: i64, ranks: bytes, suits: bytes) -> int:
+    """The heuristic bot's hat as dealer, from the cards it holds (bits) and the trump: +10
+    with two or more of the high cards that take hat tricks (16-20, or 14-20 of trump),
+    else -10 (``cardlab.games.bobs_hat.bot.choose_hat``)."""
+    strong = 0
+    while held:
+        card = low_card(held)
+        rank: i64 = ranks[card]
+        if rank >= 16 or (rank >= 14 and suits[card] == trump):
+            strong += 1
+        held &= held - 1
+    return HAT_PLUS if strong >= 2 else HAT_MINUS
+
+
 class HeuristicPlayer(Player):
-    """The heuristic bot's card play (``cardlab.games.bobs_hat.bot``, which documents it),
+    """The heuristic bot's choices (``cardlab.games.bobs_hat.bot``, which documents them),
     compiled: the kernel's :func:`~cardlab.kernel.play_hand` and the advisor's rollouts call
-    it with no Python frame a card. The hat and the bids, made once a hand, are ``other``'s
-    (the bot's own Python). ``ranks``: each card's rank; ``hats``: the hat cards as bits.
+    it with no Python frame a card. ``ranks``: each card's rank, a byte a card; ``hats``:
+    the hat cards as bits.
     """
 
-    def __init__(self, rng: Any, other: Callable[[Any, int], int], ranks: tuple[int, ...],
-                 hats: i64) -> None:
+    def __init__(self, rng: Any, ranks: bytes, hats: i64) -> None:
         self.rng = rng
-        self.other = other
         self.ranks = ranks
         self.hats = hats
 
     def act(self, table: TrickKernel, seat: int) -> int:
         if table.phase is PLAY:
             return self.card(table, seat)
-        return self.other(table, seat)
+        legal = table.legal_actions()
+        if legal[0] >= HAT_PLUS:
+            return hat_choice(held_by(table, seat), table.trump, self.ranks, table.suits)
+        return self.bid(table, seat, legal)
+
+    def bid(self, table: TrickKernel, seat: int, legal: list[int]) -> int:
+        """``most`` in each suit where it holds a clear share of the high cards (15 to 20;
+        trumps count 1.6 times), ``fewest`` with a weak low hand (an average rank under 8.5
+        and at most one trump), else its strongest suit (a random number per suit breaks a
+        tie); the first legal bid if that one is not legal."""
+        state = cast(Any, table)  # the hand's size is the game's own attribute
+        size: int = state.size
+        ranks = self.ranks
+        held = held_by(table, seat)
+        trump = table.trump
+        flags: i64 = 0
+        strength: list[float] = []
+        for suit in range(3):
+            cards = held & table.suit_masks[suit]
+            count = count_of(cards)
+            high = 0
+            while cards:
+                if ranks[low_card(cards)] >= 15:
+                    high += 1
+                cards &= cards - 1
+            score = float(count) + 0.5 * float(high)
+            if suit == trump:
+                score *= 1.6
+            strength.append(score)
+            if score >= 1.6 * float(size) / float(table.nseats) and high:
+                flags |= MOST_BITS[suit]
+        total = 0
+        cards = held
+        while cards:
+            total += ranks[low_card(cards)]
+            cards &= cards - 1
+        trumps = count_of(held & table.suit_masks[trump]) if trump >= 0 else 0
+        if float(total) / float(count_of(held)) < 8.5 and trumps <= 1:
+            flags |= FEWEST
+        if not flags:  # the strongest suit; a number per suit, read only on a tie
+            draws = Draws(self.rng, 3)
+            best = 0
+            for suit in (1, 2):
+                if strength[suit] > strength[best] or (
+                        strength[suit] == strength[best] and draws.at(suit) > draws.at(best)):
+                    best = suit
+            draws.done()
+            flags = MOST_BITS[best]
+        return BID + flags if BID + flags in legal else legal[0]
 
     def card(self, table: TrickKernel, seat: int) -> int:
         """Value the trick for itself (cards of its most-suits, less the trick's size when it
@@ -106,7 +224,7 @@ class HeuristicPlayer(Player):
         in the order of the legal actions."""
         state = cast(Any, table)  # the bids and the hat are the game's own attributes
         flags: i64 = state.bids[seat]
-        suit_of = table.suit_of
+        suits = table.suits
         ranks = self.ranks
         legal = _choices(table, held_by(table, seat))
         if table.led < 0:  # leading
@@ -116,12 +234,12 @@ class HeuristicPlayer(Player):
             rest = legal
             while rest:
                 card = low_card(rest)
-                if flags & MOST[suit_of[card]]:
+                if flags & MOST_BITS[suits[card]]:
                     wanted |= bit(card)
                 rest &= rest - 1
             return _extreme(wanted if wanted else legal, ranks, True)
         best = table.win_card
-        best_suit = suit_of[best]
+        best_suit = suits[best]
         trump = table.trump
         hats = self.hats
         # the cheapest winner (a non-trump first, then the lowest rank) and the dearest loser
@@ -133,15 +251,21 @@ class HeuristicPlayer(Player):
         rest = legal
         while rest:
             card = low_card(rest)
-            suit = suit_of[card]
+            suit = suits[card]
             if beats(card, suit, best, best_suit, trump):
-                key: i64 = (100 if suit == trump else 0) + ranks[card]
+                key: i64 = ranks[card]
+                if suit == trump:
+                    key += 100
                 if key < winner_key:
-                    winner, winner_key = card, key
+                    winner = card
+                    winner_key = key
             else:
-                key = (0 if hats & bit(card) else 100) + ranks[card]
+                key = ranks[card]
+                if not hats & bit(card):
+                    key += 100
                 if key > loser_key:
-                    loser, loser_key = card, key
+                    loser = card
+                    loser_key = key
             rest &= rest - 1
         if winner >= 0:
             # the trick's value for the seat, its first legal card on it: a card of a most
@@ -152,11 +276,11 @@ class HeuristicPlayer(Player):
             on_table = len(played) - len(table.winners) * table.nseats
             for k in range(len(played) - on_table, len(played)):
                 card = played[k]
-                if flags & MOST[suit_of[card]]:
+                if flags & MOST_BITS[suits[card]]:
                     value += 1
                 hat = hat or bool(hats & bit(card))
             first = low_card(legal)
-            if flags & MOST[suit_of[first]]:
+            if flags & MOST_BITS[suits[first]]:
                 value += 1
             if flags & FEWEST:
                 value -= float(on_table + 2)
@@ -170,7 +294,7 @@ class HeuristicPlayer(Player):
         return _extreme(legal, ranks, False)
 
 
-def _extreme(cards: i64, ranks: tuple[int, ...], highest: bool) -> int:
+def _extreme(cards: i64, ranks: bytes, highest: bool) -> int:
     """The card of ``cards`` of the highest (or lowest) rank, the first in suit order on a
     tie (as ``max``/``min`` over the legal actions keep it)."""
     out: i64 = -1
@@ -183,3 +307,46 @@ def _extreme(cards: i64, ranks: tuple[int, ...], highest: bool) -> int:
             out_rank = rank
         cards &= cards - 1
     return out
+
+
+class BobsPlayout(Playout):
+    """A simulation's hands of Where's Bob's Hat? (:class:`~cardlab.playout.Playout`), and
+    what it keeps of each besides the common values: the hat's holder (-1: none) and value;
+    each seat's bid flags and the cards it took by suit; each seat's points by part of the
+    score (the engine's ``score_parts``). ``cardlab.games.bobs_hat.records`` makes the
+    columns of them."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.hat_holder: list[int] = []  # per hand
+        self.hat_value: list[int] = []
+        self.bid_flags: list[int] = []  # per hand and seat
+        self.taken_suits: list[list[int]] = []
+        self.parts: list[dict[str, int]] = []
+
+    def deal(self, table: Any, seed: Any) -> None:
+        table.deal_seeded(seed)
+        self.keep_deal(table)
+
+    def number(self, table: Any) -> int:
+        number: int = table.hand_no
+        return number
+
+    def size(self, table: Any) -> int:
+        size: int = table.size
+        return size
+
+    def dealer(self, table: Any) -> int:
+        dealer: int = table.dealer
+        return dealer
+
+    def scores_of(self, table: Any) -> list[int]:
+        sheet: list[list[int]] = table.sheet
+        return sheet[-1]
+
+    def keep(self, table: Any) -> None:
+        self.hat_holder.append(table.hat_holder())
+        self.hat_value.append(table.hat_value)
+        self.bid_flags.extend(table.bids)
+        self.taken_suits.extend(table.taken())
+        self.parts.extend(table.score_parts() or ())  # a hand that is over has its parts

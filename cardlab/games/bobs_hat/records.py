@@ -13,6 +13,7 @@ from typing import Any
 
 from ...records import Column, HandRecorder, Records
 from .engine import BID_WORDS, SUITS, BobsHatState, bid_text
+from .kernel import BobsPlayout
 
 COLUMNS = (
     Column("bid", "string", False, "the bid, as a replay writes it: most-blue,fewest; none"),
@@ -33,50 +34,34 @@ COLUMNS = (
 
 
 class BobsHatRecorder(HandRecorder[BobsHatState]):
+    """Where's Bob's Hat?'s values of each hand, kept by its compiled part as the kernel
+    plays the hands (:class:`~cardlab.games.bobs_hat.kernel.BobsPlayout`, the ``playout``)."""
+
     def __init__(self, players: int) -> None:
         super().__init__(players)
-        self.hat_holder: list[int] = []  # per hand
-        self.hat_value: list[int] = []
-        self.bid_flags: list[int] = []  # per seat
-        self.taken_suits: list[list[int]] = []
-        self.parts: list[dict[str, int]] = []
-
-    def hand_size(self, state: BobsHatState) -> int:
-        return state.size
-
-    def dealer(self, state: BobsHatState) -> int:
-        return state.dealer
-
-    def scores(self, state: BobsHatState) -> list[int]:
-        return state.sheet[-1]
-
-    def ended(self, state: BobsHatState) -> None:
-        self.hat_holder.append(state.hat_holder())
-        self.hat_value.append(state.hat_value)
-        self.bid_flags.extend(state.bids)
-        self.taken_suits.extend(state.taken())
-        self.parts.extend(state.score_parts() or ())  # a hand that is over has its parts
+        self.playout = BobsPlayout(players)
 
     def build(self, seat_index: Any, dealer: Any) -> dict[str, Any]:
         import numpy as np
         import pyarrow as pa
 
         n = self.players
-        flags = self.bid_flags
+        kept = self.playout
+        flags = kept.bid_flags
         texts = {f: bid_text(f) for f in set(flags)}
-        taken = np.asarray(self.taken_suits, dtype=np.int16).reshape(-1, len(SUITS))
-        holder = np.repeat(np.asarray(self.hat_holder, dtype=np.int8), n)
+        taken = np.asarray(kept.taken_suits, dtype=np.int16).reshape(-1, len(SUITS))
+        holder = np.repeat(np.asarray(kept.hat_holder, dtype=np.int8), n)
         out: dict[str, Any] = {
             "bid": [texts[f] for f in flags],
             "taken": taken.sum(axis=1, dtype=np.int16),
             "hat": seat_index == holder,
-            "hat_value": np.repeat(np.asarray(self.hat_value, dtype=np.int8), n),
+            "hat_value": np.repeat(np.asarray(kept.hat_value, dtype=np.int8), n),
         }
         for i, suit in enumerate(SUITS):
             out[f"taken_{suit}"] = taken[:, i]
         for word in (*BID_WORDS.values(), "hat", "renege"):
             out["points_" + word.replace("-", "_")] = pa.array(
-                [p.get(word) for p in self.parts], pa.int16())
+                [p.get(word) for p in kept.parts], pa.int16())
         return out
 
 

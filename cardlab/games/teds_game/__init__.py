@@ -32,6 +32,7 @@ from ...words import plural
 from ..trick_taking import SUIT_MARK, suited_faces
 from ..trick_taking.advice import TrickGame, play_outcome
 from ..trick_taking.state import TrickTaking
+from .bot import HeuristicBot
 from .engine import BID, DECK, PHASE_BID, TedsGameRules, TedsGameState, score
 from .records import RECORDS
 from .words import TedsWords
@@ -47,8 +48,6 @@ class TedsGame(TrickGame):
     table_words = TedsWords()
 
     def heuristic_bot(self, seed: int | str) -> RolloutBot:
-        from .bot import HeuristicBot
-
         return HeuristicBot(seed)
 
     def card_faces(self) -> dict[str, CardFace]:

@@ -33,6 +33,7 @@ from .kernel import HeuristicPlayer
 
 SUIT_OF = DECK.suit_of
 RANK_OF = DECK.rank_of
+RANKS = bytes(RANK_OF)  # each card's rank, a byte a card (as the compiled player reads it)
 # VALUE[is trump][card]: how much of a trick a card is worth (see expected_tricks)
 VALUE = (tuple(1.5 * ((RANK_OF[c] - 2) / 12) ** 5 for c in range(NCARDS)),
          tuple(1.2 + (RANK_OF[c] - 2) / 12 for c in range(NCARDS)))
@@ -43,7 +44,7 @@ class HeuristicBot(PlayerBot):
     player: HeuristicPlayer
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.player = HeuristicPlayer(LazyRandom(seed, "teds-game-heuristic"), RANK_OF, VALUE,
+        self.player = HeuristicPlayer(LazyRandom(seed, "teds-game-heuristic"), RANKS, VALUE,
                                       MEAN_VALUE)
 
     def __call__(self, state: State, seat: int) -> int:

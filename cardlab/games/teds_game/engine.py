@@ -46,7 +46,9 @@ from .kernel import (
     TEDS_FIELDS,
     TedsKernel,
     begin_bids,
+    deal_record,
     dealer_bids,
+    game_over,
     hook_now,
     max_start,
     score,
@@ -173,6 +175,8 @@ class TedsGameState(TrickTaking, TedsKernel):
         self.sheet = []
         self.row = [0] * n
         self.bid_actions = []
+        self.material_seed = None  # no deal made yet (see deal_hand)
+        self.material = ""
 
     @classmethod
     def at_position(cls, rules: Rules, position: dict[str, Any], hands: list[list[int]],
@@ -213,19 +217,25 @@ class TedsGameState(TrickTaking, TedsKernel):
 
     def seeded_chance(self, seed: int | str) -> dict[str, Any]:
         if self.phase == PHASE_SETUP:
-            rows, dealer = seeded_draw(seed, self.rules.players)
-            return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
-                    "first_dealer": dealer}
+            return _draw_record(*seeded_draw(seed, self.rules.players))
         # the record of the one seeded deal: what deal_seeded deals (or refuses), on a copy
         dealt = self.clone()
         dealt.deal_seeded(seed)
-        return {"hands": [[DECK.codes[c] for c in sorted(h)] for h in dealt.dealt_hands],
-                "turned": DECK.codes[dealt.turned]}
+        return dealt.dealt_record()
+
+    def setup_record(self) -> dict[str, Any]:
+        """The record of the draw for first dealer, once made: as ``seeded_chance`` gives
+        a seeded draw's."""
+        return _draw_record(self.draws, self.first_dealer)
+
+    def dealt_record(self) -> dict[str, Any]:
+        """The record of the deal of the hand being played (or just played): each seat's
+        cards and the card turned up, as ``seeded_chance`` gives a seeded deal's."""
+        return deal_record(self, DECK.codes)
 
     def apply_chance(self, record: Any) -> None:
         if self.phase == PHASE_SETUP:
-            self.draws, self.first_dealer = self._check_setup(record)
-            self.phase = PHASE_DEAL
+            self._drawn(*self._check_setup(record))
             return
         if self.phase != PHASE_DEAL:
             raise self.refuse(self._wrong_action(-1))
@@ -236,8 +246,17 @@ class TedsGameState(TrickTaking, TedsKernel):
                                      action=err.action) from None
         self._begin_hand(*checked)
 
-    def _not_dealing(self) -> None:
-        raise self.refuse(self._wrong_action(-1))
+    def _deal_other(self, seed: int | str) -> None:
+        """The seeded draw for first dealer, as its record would enter it (no card codes);
+        any other time, no deal is due."""
+        if self.phase != PHASE_SETUP:
+            raise self.refuse(self._wrong_action(-1))
+        self._drawn(*seeded_draw(seed, self.rules.players))
+
+    def _drawn(self, draws: list[list[int]], first_dealer: int) -> None:
+        """The draw for first dealer is made: the first hand is due."""
+        self.draws, self.first_dealer = draws, first_dealer
+        self.phase = PHASE_DEAL
 
     def _begin_hand(self, turned: int, hands: list[list[int]]) -> None:
         n = self.nseats
@@ -467,7 +486,7 @@ class TedsGameState(TrickTaking, TedsKernel):
 
     # -- progress ------------------------------------------------------------------------
     def is_game_over(self) -> bool:
-        return self.phase == PHASE_OVER
+        return game_over(self)
 
     def hand_number(self) -> int:
         return self.hand_no
@@ -479,7 +498,9 @@ class TedsGameState(TrickTaking, TedsKernel):
         return self.row[:]
 
     def totals(self) -> list[int]:
-        return [sum(row[s] for row in self.sheet) for s in range(self.rules.players)]
+        if not self.sheet:
+            return [0] * self.rules.players
+        return [sum(column) for column in zip(*self.sheet, strict=True)]
 
     def dealt_cards(self) -> list[int]:
         cards = super().dealt_cards()
@@ -545,6 +566,13 @@ class TedsGameState(TrickTaking, TedsKernel):
         }
         pos.update(self.seat_fields(seat))
         return pos
+
+
+def _draw_record(rows: list[list[int]], dealer: int) -> dict[str, Any]:
+    """The record of a draw for first dealer: each round's cards (null: a seat that does not
+    draw), and the first dealer."""
+    return {"draws": [[None if c < 0 else DECK.codes[c] for c in row] for row in rows],
+            "first_dealer": dealer}
 
 
 def seeded_draw(seed: int | str, players: int) -> tuple[list[list[int]], int]:

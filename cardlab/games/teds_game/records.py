@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...records import Column, HandRecorder, Records
-from .engine import TedsGameState
+from .engine import DECK, TedsGameState
+from .kernel import TedsPlayout
 
 COLUMNS = (
     Column("bid", "int16", False, "the seat's bid, after any change"),
@@ -24,33 +25,21 @@ COLUMNS = (
 
 
 class TedsRecorder(HandRecorder[TedsGameState]):
+    """Ted's Game's values of each hand, kept by its compiled part as the kernel plays the
+    hands (:class:`~cardlab.games.teds_game.kernel.TedsPlayout`, the ``playout``)."""
+
     def __init__(self, players: int) -> None:
         super().__init__(players)
-        self.hook: list[int] = []  # per hand: the bid the hook forbade the dealer, or -1
-        self.bids: list[int] = []  # per seat
-        self.tricks: list[int] = []
-
-    def hand_size(self, state: TedsGameState) -> int:
-        return state.size
-
-    def dealer(self, state: TedsGameState) -> int:
-        return state.dealer
-
-    def scores(self, state: TedsGameState) -> list[int]:
-        return state.sheet[-1]
-
-    def ended(self, state: TedsGameState) -> None:
-        self.hook.append(state.hook)
-        self.bids.extend(state.bids)
-        self.tricks.extend(state.tricks_won)
+        self.playout = TedsPlayout(players, DECK.codes)
 
     def build(self, seat_index: Any, dealer: Any) -> dict[str, Any]:
         import numpy as np
         import pyarrow as pa
 
-        bid = np.asarray(self.bids, dtype=np.int16)
-        tricks = np.asarray(self.tricks, dtype=np.int16)
-        hook = np.repeat(np.asarray(self.hook, dtype=np.int16), self.players)
+        kept = self.playout
+        bid = np.asarray(kept.bids, dtype=np.int16)
+        tricks = np.asarray(kept.tricks, dtype=np.int16)
+        hook = np.repeat(np.asarray(kept.hook, dtype=np.int16), self.players)
         hooked = dealer & (hook >= 0)
         return {"bid": bid, "tricks": tricks, "made": bid == tricks,
                 "forbidden": pa.array(hook, pa.int16(), mask=~hooked), "hooked": hooked}

@@ -99,21 +99,27 @@ class TrickTaking(TrickKernel, State):
     def _start_tricks(self, hands: list[list[int]], trump: int, leader: int) -> None:
         self.start_tricks(hands, trump, leader, len(self.deck.suits))
 
-    def random_playout(self, rand: Callable[[], float]) -> None:
+    def random_playout(self, rand: Callable[[], float],
+                       record: list[int] | None = None) -> None:
         """Finish the hand with uniformly random legal actions (simulations, benchmarks).
 
         Each choice is ``legal_actions()[int(rand() * len(legal_actions()))]``, exactly as a
-        loop over the protocol would choose. The cards go through ``kernel.play_cards``, the
-        same code that ``apply`` uses, in one call for the whole play phase.
+        loop over the protocol would choose, and appended to ``record`` (when given) as
+        ``action * seats + seat``. The cards go through ``kernel.play_cards``, the same code
+        that ``apply`` uses, in one call for the whole play phase.
         """
         while True:
             if self.phase is PLAY:
-                play_cards(self, -1, rand)
+                play_cards(self, -1, rand, record)
                 continue
             actions = self.legal_actions()
-            if not actions or self.to_act() < 0:
+            seat = self.to_act()
+            if not actions or seat < 0:
                 return
-            self.apply(actions[int(rand() * len(actions))])
+            action = actions[int(rand() * len(actions))]
+            self.apply(action)
+            if record is not None:
+                record.append(action * self.nseats + seat)
 
     def _illegal_play(self, action: int) -> None:
         """A card that may not be played: refuse it, or (table mode) record a renege."""

@@ -151,10 +151,13 @@ class WhotState(State):
         return hands, order[n * HAND_SIZE:]
 
     def deal_seeded(self, seed: int | str) -> None:
-        """Same as ``apply_chance(seeded_chance(seed))`` without the round trip via codes."""
+        """Same as ``apply_chance(seeded_chance(seed))``: a deal without the round trip via
+        codes; the cut for first dealer through its record."""
+        if self.phase == PHASE_SETUP:
+            self.apply_chance(self.seeded_chance(seed))
+            return
         if self.phase != PHASE_DEAL:
-            raise self.refuse("no deal is due" if self.phase != PHASE_SETUP
-                              else "the cut for first dealer comes first")
+            raise self.refuse("no deal is due")
         self._begin_game(*self._seeded_deal(seed))
 
     def apply_chance(self, record: Any) -> None:
