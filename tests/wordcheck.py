@@ -81,7 +81,8 @@ def _words(node: ast.expr) -> str:
 
 def templates() -> dict[str, str]:
     """Every message template of the registered games' code: pattern → where it is written
-    (``bobs_hat/engine.py:448 _wrong_phase``). A template is the text given to a refusal
+    (``bobs_hat/engine.py _wrong_phase: is not the time``: no line number, so an edit
+    elsewhere in the file leaves it as it was). A template is the text given to a refusal
     (:data:`REFUSING`), or returned or assigned in a function that writes refusals or rules
     (:data:`BUILDERS`), when it has at least six characters of words of its own."""
     found: dict[str, str] = {}
@@ -104,8 +105,8 @@ def templates() -> dict[str, str]:
                     values = list(value.elts) if isinstance(value, ast.Tuple) else [value]
                 for value in values:
                     if len(_words(value).strip()) >= 6 and not isinstance(value, ast.Call):
-                        found.setdefault(_pattern(value), f"{path.relative_to(GAMES)}:"
-                                                          f"{value.lineno} {function.name}")
+                        found.setdefault(_pattern(value), f"{path.relative_to(GAMES)} "
+                                                          f"{function.name}: {_words(value)}")
     return found
 
 
