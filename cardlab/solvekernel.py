@@ -43,20 +43,31 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
-from cardlab.solveranks import Classes, Ranks, kinds, popcount
+from cardlab.solveranks import Classes, Ranks, count_bits, kinds
 
-INF: Final = 1 << 40  # beyond any hand score
+# Beyond any hand score: a leaf scores less than this either way (Search._final checks).
+INF: Final = 1 << 20
 NO_CUT: Final = INF + 1  # Search._range_cut: no answer
+NO_BUDGET: Final = 1 << 62  # nodes: more than any search takes
 # The table is a cache: when it holds this many positions it keeps the half with the most
 # tricks left (Search._purge), which keeps a long search (10 cards each) within a few hundred
 # MB and changes no value.
 MAX_TABLE: Final = 1_000_000
 # Positions with fewer tricks left than this are searched again rather than kept.
 STORE_FROM: Final = 2
-# A table entry's third number: the best card's relative place (Ranks.relative), and the
-# tricks left above it.
-PLACE_END: Final = 16
-PLACE_MASK: Final = (1 << PLACE_END) - 1
+# A table entry is one int (a short one: no tuple, no boxed numbers): from the top, its lower
+# and upper bounds (each plus INF, in BOUND_BITS bits), the best card's relative place
+# (Ranks.relative: its suit and rank among the suit's cards held, in PLACE_BITS bits) and
+# the tricks left (in LEFT_BITS bits, for Search._purge).
+LEFT_BITS: Final = 6
+PLACE_BITS: Final = 12
+BOUND_BITS: Final = 22
+PLACE_SHIFT: Final = LEFT_BITS
+HIGH_SHIFT: Final = PLACE_SHIFT + PLACE_BITS
+LOW_SHIFT: Final = HIGH_SHIFT + BOUND_BITS
+LEFT_MASK: Final = (1 << LEFT_BITS) - 1
+PLACE_MASK: Final = (1 << PLACE_BITS) - 1
+BOUND_MASK: Final = (1 << BOUND_BITS) - 1
 
 
 @final
@@ -97,18 +108,25 @@ class Search:
         self.holder_is_seat = 1 if holder == seat else 0
         self.leaf = leaf
         self.leaves: dict[int, int] = {}
+        if len(suit_mask) > 1 << (PLACE_BITS - 8) or len(suit_of) // nseats > LEFT_MASK:
+            raise ValueError("the solver takes at most 16 suits and 63 tricks")
         self.ranks = self._ranks([])
-        self.budget = INF  # nodes (set_budget)
+        self.budget = NO_BUDGET  # nodes (set_budget)
         self.max_table = MAX_TABLE
         self.store_from = STORE_FROM
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int, int]] | None = None
         self.bound_masks: list[int] = []
-        self.bounds: dict[int, tuple[int, int, int]] = {}
+        self.bounds: dict[int, tuple[int, int, int]] = {}  # bound's answers, part as an id
+        self.parts: dict[int, int] = {}  # bound's parts -> small ids, for the table's key
         self.remaining = 0
         for held in hands:
             self.remaining |= held
+        # the cards still held as the table reads them (Ranks.code_of), kept up to date card
+        # by card (_after)
+        self.code = 0
+        self.shape = 0
         self.ncards = len(suit_of)
         self.tricks_left = 0
         self.trick: list[int] = []
@@ -168,11 +186,8 @@ class Search:
     def _ranks(self, masks: list[int]) -> Ranks:
         """The ranks of the cards held (:class:`~cardlab.solveranks.Ranks`): cards the hat,
         the summary or the bounds' masks tell apart are of different kinds."""
-        depth = 0
-        for held in self.hands:
-            depth = max(depth, popcount(held))
         return Ranks(self.suit_of, self.suit_mask, self.hands,
-                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit), depth)
+                     kinds(self.suit_of, [self.hat_mask, *masks], self.card_unit))
 
     # -- the root ------------------------------------------------------------------------
     def _enter(self, trick: list[int], leader: int, tricks_left: int) -> None:
@@ -186,6 +201,7 @@ class Search:
         self.win_seat = -1
         self.win_card = -1
         self.tricks_left = tricks_left
+        self.code, self.shape = self.ranks.code_of(self.remaining)
         seat = leader
         for card in trick:
             self._put(seat, card)
@@ -285,6 +301,9 @@ class Search:
         got = self.leaves.get(key)
         if got is None:
             got = self.leaf(summary, flag)
+            if not -INF < got < INF:
+                raise ValueError(f"the solver takes hand scores from {1 - INF} to {INF - 1}, "
+                                 f"not {got}")
             self.leaves[key] = got
         return got
 
@@ -328,11 +347,12 @@ class Search:
             remaining = self.remaining
             bkey = reduced * 2 + self.holder_is_seat
             for mask in self.bound_masks:
-                bkey = (bkey << 6) | popcount(remaining & mask)
+                bkey = (bkey << 6) | count_bits(remaining & mask)
             bkey = (bkey << 6) | left
             got = self.bounds.get(bkey)
             if got is None:
-                got = bound(self.summary, self.holder_is_seat, remaining)
+                low, high, part = bound(self.summary, self.holder_is_seat, remaining)
+                got = (low, high, self.parts.setdefault(part, len(self.parts)))
                 self.bounds[bkey] = got
             low, high, part = got
             if low == high or high <= alpha:  # from counts alone: no card is relevant
@@ -361,11 +381,12 @@ class Search:
     def _stored(self, leader: int, left: int, part: int, alpha: int, beta: int) -> int:
         """:meth:`_boundary` through the table: every class of positions stored that this
         one belongs to (the same shape, leader and ``part``, and the same holders of each
-        class's relevant cards) gives bounds; then the search, stored as its own class."""
+        class's relevant cards: the same digits of the code) gives bounds; then the search,
+        stored as its own class."""
         ranks = self.ranks
         remaining = self.remaining
-        base = (((part << self.seat_bits) | leader) << ranks.shape_width
-                ) | ranks.prepare(remaining, left)
+        code = self.code
+        base = (((part << self.seat_bits) | leader) << ranks.shape_width) | self.shape
         classes = self.buckets.get(base)
         low = -INF
         high = INF
@@ -373,21 +394,23 @@ class Search:
         high_sig = 0
         best_card = -1
         if classes is not None:
-            sigs = classes.sigs
-            for k in range(len(sigs)):
-                sig = sigs[k]
-                entry = classes.tables[k].get(ranks.sig_code(sig, left))
+            masks = classes.masks
+            for k in range(len(masks)):
+                entry = classes.tables[k].get(code & masks[k])
                 if entry is None:
                     continue
+                sig = classes.sigs[k]
                 classes.answered(k)
-                if entry[0] > low:
-                    low = entry[0]
+                bound = (entry >> LOW_SHIFT) - INF
+                if bound > low:
+                    low = bound
                     low_sig = sig
-                if entry[1] < high:
-                    high = entry[1]
+                bound = ((entry >> HIGH_SHIFT) & BOUND_MASK) - INF
+                if bound < high:
+                    high = bound
                     high_sig = sig
                 if best_card < 0:
-                    best_card = ranks.absolute(entry[2] & PLACE_MASK, remaining)
+                    best_card = ranks.absolute((entry >> PLACE_SHIFT) & PLACE_MASK, remaining)
                 if low >= beta or high <= alpha or low == high:
                     break  # enough to answer
             if low >= beta:
@@ -413,12 +436,13 @@ class Search:
         val = self._choose(leader, alpha, beta, best_card)
         card = self.chosen
         sig = ranks.signature(self.relevant | used, remaining) if self.partition \
-            else ranks.full(left)
-        table = classes.table(sig)
-        code = ranks.sig_code(sig, left)
-        entry = table.get(code)
+            else ranks.full_sig(remaining)
+        k = classes.find(sig, ranks.sig_mask(sig, remaining))
+        key = code & classes.masks[k]
+        entry = classes.tables[k].get(key)
         if entry is not None:
-            low, high = entry[0], entry[1]
+            low = (entry >> LOW_SHIFT) - INF
+            high = ((entry >> HIGH_SHIFT) & BOUND_MASK) - INF
         else:
             low, high = -INF, INF
             self.size += 1
@@ -429,9 +453,9 @@ class Search:
         else:
             low = high = val
         if self.size > self.max_table:
-            self._purge()
-            table = classes.table(sig)  # the purge may have dropped it
-        table[code] = (low, high, ranks.relative(card, remaining) | left << PLACE_END)
+            self._purge()  # it keeps every class, with fewer entries
+        classes.tables[k][key] = ((low + INF) << LOW_SHIFT | (high + INF) << HIGH_SHIFT
+                                  | ranks.relative(card, remaining) << PLACE_SHIFT | left)
         self.relevant = ranks.top_cards(sig, remaining)
         return val
 
@@ -442,7 +466,7 @@ class Search:
         for classes in self.buckets.values():
             for table in classes.tables:
                 for entry in table.values():
-                    counts[min(entry[2] >> PLACE_END, len(counts) - 1)] += 1
+                    counts[min(entry & LEFT_MASK, len(counts) - 1)] += 1
         keep = len(counts)
         kept = 0
         while keep > 0 and kept + counts[keep - 1] <= self.max_table // 2:
@@ -451,8 +475,8 @@ class Search:
         for classes in self.buckets.values():
             for k in range(len(classes.tables)):
                 table = classes.tables[k]
-                classes.tables[k] = {code: entry for code, entry in table.items()
-                                     if entry[2] >> PLACE_END >= keep}
+                classes.tables[k] = {key: entry for key, entry in table.items()
+                                     if entry & LEFT_MASK >= keep}
         self.size = kept
 
     def _last_trick(self, leader: int) -> int:
@@ -511,7 +535,7 @@ class Search:
         reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
         if first < 0 or not (reps >> first) & 1:
             first = -1
-            if popcount(reps) > 2:
+            if count_bits(reps) > 2:
                 # try the highest first, then the lowest: winning or ducking are the usual bests
                 first = reps.bit_length() - 1
         if first >= 0:
@@ -553,6 +577,9 @@ class Search:
         """The value once ``turn`` has played ``card``."""
         bit = 1 << card
         self.remaining ^= bit
+        code, shape = self.code, self.shape
+        self.code = self.ranks.without(code, self.remaining, card)
+        self.shape = shape - self.ranks.shape_unit[card]
         led, win_seat, win_card, units = self.led, self.win_seat, self.win_card, self.units
         leader = self.leader
         self._play(turn, card)
@@ -577,6 +604,7 @@ class Search:
         self.led, self.win_seat, self.win_card, self.units = led, win_seat, win_card, units
         self.leader = leader
         self.remaining ^= bit
+        self.code, self.shape = code, shape
         return val
 
 

@@ -14,26 +14,30 @@ More: a search below a position often reads the ranks of a few top cards of each
 every position of the same *shape* (how many cards of each kind each seat holds in each
 suit) whose relevant cards have the same holders ends the same way: the cards below are
 played alike, whoever holds which. The table keeps each answer for that whole class
-(partition search, as in double-dummy bridge solvers): :meth:`Ranks.prepare` reads a
-position's shape, :meth:`Ranks.signature` how many top cards of each suit a class counts, and
-:meth:`Ranks.sig_code` their holders; :meth:`Ranks.relative` and :meth:`Ranks.absolute` carry
-a best card from one position to another.
+(partition search, as in double-dummy bridge solvers). A position is read as two numbers
+that the search keeps up to date card by card: its *code* (:meth:`Ranks.code_of`, less a
+card by :meth:`Ranks.without`), the holder and kind of every card still held, lowest card
+first, and its *shape* (the same, counted). :meth:`Ranks.signature` says how many top cards of
+each suit a class counts, :meth:`Ranks.sig_mask` which digits of the code those are;
+:meth:`Ranks.relative` and :meth:`Ranks.absolute` carry a best card from one position to
+another.
 
 Cards are bits of an int (card ``c`` is ``1 << c``), numbered suit by suit, each suit
 ascending, as every suited deck is.
 
 >>> # one suit of 5 cards (0-4), two seats: seat 0 holds 0, 3 and 4, seat 1 holds 1 and 2
->>> ranks = Ranks([0] * 5, [0b11111], [0b11001, 0b00110], [0] * 5, 3)
+>>> ranks = Ranks([0] * 5, [0b11111], [0b11001, 0b00110], [0] * 5)
 >>> ranks.representatives(0b00110, 0b11111)  # 1 and 2: nothing between them, one class
 [2]
->>> # {4, 0: seat 0; 2: seat 1} and {4, 3: seat 0; 1: seat 1}: one shape
->>> ranks.prepare(0b10101, 2) == ranks.prepare(0b11010, 1)
+>>> # {4, 0: seat 0; 2: seat 1} and {4, 3: seat 0; 1: seat 1}: one shape, two codes
+>>> one, two = ranks.code_of(0b10101), ranks.code_of(0b11010)
+>>> one[1] == two[1], one[0] == two[0]
+(True, False)
+>>> top = ranks.sig_mask(ranks.signature(0b10000, 0b10101), 0b10101)  # the 4's rank only
+>>> one[0] & top == two[0] & top  # seat 0's in both: one class
 True
->>> top = ranks.signature(0b10000, 0b10101)  # only the 4's rank matters: one top card
->>> ranks.sig_code(top, 2) == ranks.sig_code(top, 1)  # seat 0's in both: one class
+>>> ranks.without(one[0], 0b10100, 0) == ranks.code_of(0b10100)[0]  # the 0 played
 True
->>> ranks.sig_code(ranks.full(2), 2) == ranks.sig_code(ranks.full(1), 1)  # every card
-False
 >>> ranks.absolute(ranks.relative(4, 0b10101), 0b11010)  # seat 0's top card in both
 4
 """
@@ -51,13 +55,24 @@ SIG_BITS: Final = 8
 SIG_MASK: Final = (1 << SIG_BITS) - 1
 
 
+def _bit_counts() -> list[int]:
+    """How many bits each number below 2 ** 16 has set."""
+    counts = [0]
+    for _ in range(16):
+        counts += [count + 1 for count in counts]
+    return counts
+
+
+BIT_COUNTS: Final = _bit_counts()
+
+
 class Ranks:
     """The ranks of one search's cards: ``suit_of`` each card's suit, ``suit_mask`` each
     suit's cards, ``hands`` each seat's cards at the root (who holds each card never
     changes), ``kind_of`` each card's kind (cards of different kinds are never merged)."""
 
     def __init__(self, suit_of: list[int], suit_mask: list[int], hands: list[int],
-                 kind_of: list[int], depth: int) -> None:
+                 kind_of: list[int]) -> None:
         self.suit_of = suit_of
         self.kind_of = kind_of
         self.suit_mask = suit_mask
@@ -67,99 +82,96 @@ class Ranks:
         kinds = max(kind_of) + 1 if kind_of else 1
         values = len(hands) * kinds
         self.bits = max(1, (values - 1).bit_length())
-        # each held card's code in the key: its holder and kind
-        self.code = [0] * len(suit_of)
+        # each held card's code in the key: its holder and kind, in ``bits`` bits
+        self.card_code = [0] * len(suit_of)
         for seat in range(len(hands)):
             rest = hands[seat]
             while rest:
                 low = rest & -rest
                 card = low.bit_length() - 1
-                self.code[card] = seat * kinds + kind_of[card]
+                self.card_code[card] = seat * kinds + kind_of[card]
                 rest ^= low
         # the suits that hold cards
         self.suits: list[int] = []
         for mask in suit_mask:
             if mask & held:
                 self.suits.append(mask & held)
-        # A suit's shape (prepare) is how many cards of each holder and kind (each code) it
-        # holds, as one number in mixed radix: the count of code v times the product of
-        # (1 + the count at the root) of the codes below it. Each suit's shape has its
-        # width, as does the signature.
-        self.radix: list[list[int]] = []
-        self.shape_widths: list[int] = []
-        for suit in self.suits:
+        # A suit's shape is how many cards of each holder and kind (each code) it holds, as
+        # one number in mixed radix: the count of code v times the product of (1 + the count
+        # at the root) of the codes below it; the suits' shapes side by side are the
+        # position's. A card adds its ``shape_unit`` to it.
+        self.shape_unit = [0] * len(suit_of)
+        self.shape_width = 0
+        for suit in reversed(self.suits):
             counts = [0] * values
             rest = suit
             while rest:
                 low = rest & -rest
-                counts[self.code[low.bit_length() - 1]] += 1
+                counts[self.card_code[low.bit_length() - 1]] += 1
                 rest ^= low
             radix = []
             product = 1
             for count in counts:
                 radix.append(product)
                 product *= count + 1
-            self.radix.append(radix)
-            self.shape_widths.append(max(1, (product - 1).bit_length()))
-        self.shape_width = sum(self.shape_widths)
-        self.sig_width = SIG_BITS * len(self.suits)
-        # the positions prepared, one for each number of tricks left (``depth``): each
-        # suit's code (its cards' codes from the highest down), how many cards it holds and
-        # its shape
-        self.suit_codes: dict[int, tuple[int, int, int]] = {}
-        self.now: list[tuple[int, int, int]] = [(0, 0, 0)] * ((depth + 1) * len(self.suits))
+            rest = suit
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                self.shape_unit[card] = radix[self.card_code[card]] << self.shape_width
+                rest ^= low
+            self.shape_width += max(1, (product - 1).bit_length())
 
     # -- classes of positions (partition search) -----------------------------------------
-    def prepare(self, remaining: int, depth: int) -> int:
-        """Read the cards ``remaining`` for :meth:`sig_code` at ``depth``, and return their
-        *shape*: suit by suit, how many cards of each kind each seat holds. Positions of
-        one shape differ only in which seat holds which of a suit's cards."""
+    def code_of(self, held: int) -> tuple[int, int]:
+        """The cards ``held`` as the table reads them: their *code*, the code (holder and
+        kind) of each card in ``bits`` bits, the lowest card in the lowest bits, and their
+        *shape*: suit by suit, how many cards of each kind each seat holds. Positions of one
+        shape differ only in which seat holds which of a suit's cards; within one shape each
+        suit's cards sit at the same digits of the code."""
+        code = 0
         shape = 0
-        at = depth * len(self.suits)
-        for i in range(len(self.suits)):
-            held = remaining & self.suits[i]
-            got = self.suit_codes.get(held)
-            if got is None:
-                code = 0
-                length = 0
-                pattern = 0
-                radix = self.radix[i]
-                rest = held
-                while rest:  # from the highest card down: a class keeps the top of a code
-                    top = rest.bit_length() - 1
-                    value = self.code[top]
-                    code = (code << self.bits) | value
-                    pattern += radix[value]
-                    length += 1
-                    rest ^= 1 << top
-                got = (code, length, pattern)
-                self.suit_codes[held] = got
-            self.now[at + i] = got
-            shape = (shape << self.shape_widths[i]) | got[2]
-        return shape
+        rest = held
+        while rest:  # from the highest card down
+            top = rest.bit_length() - 1
+            code = (code << self.bits) | self.card_code[top]
+            shape += self.shape_unit[top]
+            rest ^= 1 << top
+        return code, shape
 
-    def full(self, depth: int) -> int:
-        """The signature (:meth:`signature`) of the position prepared at ``depth`` with
-        every card relevant."""
-        sig = 0
-        at = depth * len(self.suits)
-        for i in range(len(self.suits)):
-            sig |= self.now[at + i][1] << (SIG_BITS * i)
-        return sig
+    def without(self, code: int, held: int, card: int) -> int:
+        """The code (:meth:`code_of`) of ``held`` with ``card``, a card not in ``held``
+        (just played), taken out of ``code``, the code of the two: its digit goes, and the
+        digits of the cards above it move down one place."""
+        below = held & ((1 << card) - 1)
+        place = 0
+        while below:
+            place += BIT_COUNTS[below & 0xFFFF]
+            below >>= 16
+        place *= self.bits
+        low = code & ((1 << place) - 1)
+        return ((code >> (place + self.bits)) << place) | low
 
-    def sig_code(self, sig: int, depth: int) -> int:
-        """The position prepared at ``depth`` (:meth:`prepare`) as its class of signature
-        ``sig``: suit by suit, the holder and kind of each of the top cards the signature
-        counts. Positions of one shape, leader and summary whose codes agree are the same
-        position up to who holds the cards below those. (The shape and the signature fix
-        each suit's length in the code, so the codes of one signature read one way only.)"""
-        key = 0
-        at = depth * len(self.suits)
+    def sig_mask(self, sig: int, held: int) -> int:
+        """The digits of the code of ``held`` (:meth:`code_of`) that hold the top cards the
+        signature ``sig`` (:meth:`signature`) counts: a class of positions is those of one
+        shape whose codes agree on these digits. (The shape fixes how many cards each suit
+        holds, so these digits are the same top cards in every position of one shape.)"""
+        mask = 0
+        place = 0
         for i in range(len(self.suits)):
             top = (sig >> (SIG_BITS * i)) & SIG_MASK
-            code, length, _ = self.now[at + i]
-            key = (key << (self.bits * top)) | (code >> (self.bits * (length - top)))
-        return key
+            length = count_bits(held & self.suits[i])
+            place += length * self.bits
+            mask |= ((1 << (top * self.bits)) - 1) << (place - top * self.bits)
+        return mask
+
+    def full_sig(self, held: int) -> int:
+        """The signature (:meth:`signature`) of ``held`` with every card relevant."""
+        sig = 0
+        for i in range(len(self.suits)):
+            sig |= count_bits(held & self.suits[i]) << (SIG_BITS * i)
+        return sig
 
     def signature(self, relevant: int, remaining: int) -> int:
         """The signature of the cards ``relevant`` among ``remaining``: for each suit, how
@@ -174,14 +186,14 @@ class Ranks:
                 low = mine & -mine
                 held = remaining & self.suits[i]
                 below = held & (low - 1)
-                code = self.code[low.bit_length() - 1]
+                code = self.card_code[low.bit_length() - 1]
                 while below:
                     under = below.bit_length() - 1
-                    if self.code[under] != code:
+                    if self.card_code[under] != code:
                         break
                     low = 1 << under
                     below ^= low
-                sig |= popcount(held & ~(low - 1)) << (SIG_BITS * i)
+                sig |= count_bits(held & ~(low - 1)) << (SIG_BITS * i)
         return sig
 
     def top_cards(self, sig: int, remaining: int) -> int:
@@ -203,7 +215,7 @@ class Ranks:
         ``remaining``: the same card of every position with the same :meth:`key`."""
         suit = self.suit_of[card]
         below = remaining & self.suit_mask[suit] & ((1 << card) - 1)
-        return (suit << PLACE_BITS) | popcount(below)
+        return (suit << PLACE_BITS) | count_bits(below)
 
     def absolute(self, place: int, remaining: int) -> int:
         """The card of ``remaining`` at the relative place ``place`` (:meth:`relative`)."""
@@ -309,40 +321,46 @@ def kinds(suit_of: list[int], marks: list[int], values: list[int]) -> list[int]:
     return out
 
 
-def popcount(mask: int) -> int:
-    """How many bits of ``mask`` (0 or more) are set.
+def count_bits(mask: int) -> int:
+    """How many bits of ``mask`` (0 or more) are set: 16 at a time, from a table (a loop
+    over the bits, or ``int.bit_count``, which compiled code calls as a Python method, is
+    several times slower for the hands' masks).
 
-    >>> popcount(0b1011)
-    3
+    >>> count_bits(0b1011), count_bits((1 << 59) | 1)
+    (3, 2)
     """
     count = 0
     while mask:
-        mask &= mask - 1
-        count += 1
+        count += BIT_COUNTS[mask & 0xFFFF]
+        mask >>= 16
     return count
 
 
 class Classes:
     """The classes of positions the table holds for one shape, leader and summary part: a
-    signature each (:meth:`Ranks.signature`), the one that answered last first, and for
-    each the bounds found by its code (:meth:`Ranks.sig_code`): ``(low, high, place)``."""
+    signature each (:meth:`Ranks.signature`) and its digits of the code
+    (:meth:`Ranks.sig_mask`), the one that answered last first, and for each the entries
+    found by the code's digits (an entry packs the bounds and the best card: see
+    :mod:`cardlab.solvekernel`)."""
 
     def __init__(self) -> None:
         self.sigs: list[int] = []
-        self.tables: list[dict[int, tuple[int, int, int]]] = []
+        self.masks: list[int] = []
+        self.tables: list[dict[int, int]] = []
 
-    def table(self, sig: int) -> dict[int, tuple[int, int, int]]:
-        """The entries of signature ``sig`` (made on first use)."""
+    def find(self, sig: int, mask: int) -> int:
+        """The place of signature ``sig`` (made on first use, with its digits ``mask``)."""
         for k in range(len(self.sigs)):
             if self.sigs[k] == sig:
-                return self.tables[k]
-        table: dict[int, tuple[int, int, int]] = {}
+                return k
         self.sigs.append(sig)
-        self.tables.append(table)
-        return table
+        self.masks.append(mask)
+        self.tables.append({})
+        return len(self.sigs) - 1
 
     def answered(self, k: int) -> None:
         """The signature at ``k`` answered: move it one place to the front."""
         if k:
             self.sigs[k], self.sigs[k - 1] = self.sigs[k - 1], self.sigs[k]
+            self.masks[k], self.masks[k - 1] = self.masks[k - 1], self.masks[k]
             self.tables[k], self.tables[k - 1] = self.tables[k - 1], self.tables[k]
