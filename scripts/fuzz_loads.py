@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+import fuzzchecks  # noqa: E402
 import fuzzing  # noqa: E402
 
 
@@ -52,8 +53,8 @@ def run(args: tuple[int, int, str, int]) -> tuple[collections.Counter[str], dict
         for i in range(start, start + count):
             inp = fuzzing.make_input(fuzzing.RandomChooser(f"{seed}/{i}"))
             try:
-                counts[fuzzing.outcome(inp, folder)] += 1
-            except fuzzing.AcceptedButBroken as err:
+                counts[fuzzchecks.outcome(inp, folder)] += 1
+            except fuzzchecks.AcceptedButBroken as err:
                 key = f"accepted, then: {err}"
                 counts[key] += 1
                 samples.setdefault(key, inp.reproducer())

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fuzzchecks
 import fuzzing
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -103,11 +104,11 @@ def users_recursion_limit() -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
-def run_input(inp: fuzzing.Input, folder: Path) -> str:
+def run_input(inp: fuzzchecks.Input, folder: Path) -> str:
     """The outcome, or a failure naming the exception and how to rebuild the input."""
     try:
         with users_recursion_limit():
-            return fuzzing.outcome(inp, folder)
+            return fuzzchecks.outcome(inp, folder)
     except Exception as err:
         where = folder / "reproducer.py"
         where.write_text(inp.reproducer(), encoding="utf-8", errors="backslashreplace")

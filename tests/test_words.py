@@ -246,10 +246,12 @@ def engine_texts(name: str, replays: list[cardlab.Replay]) -> tuple[set[str], se
 
 # Templates no example renders, and why: each still in the code (the test says when one goes).
 UNRENDERED = {
-    "trick_taking/state.py _illegal_play: no card may be played now": "the trick games' shared refusal of a card "
-    "that breaks no rule of play, which every registered trick game replaces with its own",
-    "whot/state.py _apply_slow: 'last card' is announced with a play": "'last card' announced with a draw: no action text names "
-    "it (the parser refuses 'draw last card' as no Whot action), only a program's number",
+    "trick_taking/state.py _illegal_play: no card may be played now":
+        "the trick games' shared refusal of a card that breaks no rule of play, which every "
+        "registered trick game replaces with its own",
+    "whot/state.py _apply_slow: 'last card' is announced with a play":
+        "'last card' announced with a draw: no action text names it (the parser refuses "
+        "'draw last card' as no Whot action), only a program's number",
 }
 
 

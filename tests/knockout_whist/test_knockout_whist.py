@@ -9,7 +9,7 @@ cardlab's surfaces while a test registers it (issue 19, point 7; docs/adding-a-g
 - the command line (``play``, ``show``, ``validate``, ``html``, ``games``), in this process
   and in a child process (``python -m knockout_whist``);
 - the viewer's movie and every seat's view, with the leak checks of ``tests/test_view.py``,
-  ``tests/test_seatview.py`` and ``tests/fuzzing.py``;
+  ``tests/test_seatview.py`` and ``tests/fuzzchecks.py``;
 - the recorder (``cardlab.lessons.recorder``), for the games it can record;
 - ``cardlab.simulate``: the rows of its own columns (``Game.records``), against the replays.
 """
@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import fuzzing
+import fuzzchecks
 import pytest
 import test_conformance as conformance
 import test_seatview
@@ -303,7 +303,7 @@ def test_every_seat_view_and_movie_holds_nothing_hidden(knockout_whist):
         assert seen["steps as everyone"] > 0 and seen["texts hidden"] == 0
         for seat in range(len(replay.seats)):
             test_view._check_seat_movie(replay, seat)
-        fuzzing.check_views(replay)
+        fuzzchecks.check_views(replay)
 
 
 def test_the_checks_catch_a_leak(knockout_whist, monkeypatch):
