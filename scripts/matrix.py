@@ -87,7 +87,12 @@ def outputs(cardlab: list[str], work: Path, env: dict[str, str]) -> dict[str, by
         made[name] = (work / name).read_bytes()
     run([*cardlab, "simulate", "whot", "--games", "6", "--workers", "0", "--no-progress",
          "-o", "sim.parquet"], work, env)
-    made["sim.parquet"] = (work / "sim.parquet").read_bytes()
+    # a Parquet dataset: a folder of parts (each chunk's, written by its worker) and metadata
+    for part in sorted((work / "sim.parquet").rglob("*")):
+        if part.is_file():
+            made[part.relative_to(work).as_posix()] = part.read_bytes()
+    if not any(name.startswith("sim.parquet/") for name in made):
+        raise Failed("simulate wrote no Parquet part under sim.parquet/")
     return made
 
 
@@ -129,7 +134,10 @@ def check(version: str, dist: Path, scratch: Path) -> str:
             raise Failed("the pure wheel's cardlab did not load its pure kernel")
         pure_work = work / "pure"
         pure_work.mkdir()
-        for name, data in outputs(pure_cli, pure_work, pure_env).items():
+        pure_made = outputs(pure_cli, pure_work, pure_env)
+        if sorted(pure_made) != sorted(made):
+            raise Failed(f"the pure wheel wrote other files: {sorted(pure_made)}")
+        for name, data in pure_made.items():
             if data != made[name]:
                 raise Failed(f"the pure wheel wrote a different {name}")
     smoke = time.monotonic() - start
