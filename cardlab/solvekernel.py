@@ -319,26 +319,14 @@ class Search:
         reduced = self.summary & self.key_mask
         if self.lo:
             # the seat's tricks end between ``fewest`` and ``most``: first from the tricks
-            # left alone (no card relevant), then its run of the highest trumps still held
-            # will win, and the highest trump held by another cannot
-            fewest = reduced
-            most = reduced + left
-            cut = self._range_cut(fewest, most, alpha, beta)
+            # left alone (no card relevant), then from the trumps (_trump_range)
+            cut = self._range_cut(reduced, reduced + left, alpha, beta)
             if cut != NO_CUT:
                 return cut
             if self.trump >= 0:
-                trumps = self.remaining & self.suit_mask[self.trump]
-                mine = self.hands[self.seat] & self.remaining
-                while trumps:
-                    top = trumps.bit_length() - 1
-                    self.relevant |= 1 << top
-                    if not (mine >> top) & 1:
-                        if fewest == reduced:
-                            most -= 1
-                        break
-                    fewest += 1
-                    trumps ^= 1 << top
-                cut = self._range_cut(fewest, most, alpha, beta)
+                lost = self._trump_range()
+                cut = self._range_cut(reduced + (lost & LEFT_MASK),
+                                      reduced + left - (lost >> LEFT_BITS), alpha, beta)
                 if cut != NO_CUT:
                     return cut
             self.relevant = 0
@@ -364,6 +352,43 @@ class Search:
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose(leader, alpha, beta, -1)
         return self._stored(leader, left, part, alpha, beta)
+
+    def _trump_range(self) -> int:
+        """At a trick's start, the tricks the trumps still held surely give the seat (low
+        LEFT_BITS bits) and surely take from it (above), with their cards in ``relevant``.
+
+        The seat's run of the highest trumps wins a trick each (``run``). Below the run,
+        another seat's trumps above the seat's next trump (all its trumps when the seat has
+        none left) each fall in a trick of their own, which the seat can win only with a
+        card of its run: so at least as many of them as the run cannot cover are lost, for
+        the opponent with the most. Which opponent holds how many of them is read from the
+        holders of the cards down to the seat's next trump (relevant); when the seat has no
+        trump below its run, the shape (each seat's count of the suit) says it."""
+        trumps = self.remaining & self.suit_mask[self.trump]
+        mine = self.hands[self.seat] & trumps
+        run = 0
+        while trumps:
+            top = trumps.bit_length() - 1
+            if not (mine >> top) & 1:
+                break
+            self.relevant |= 1 << top
+            run += 1
+            trumps ^= 1 << top
+            mine ^= 1 << top
+        if not trumps:
+            return run
+        above = trumps
+        if mine:
+            high = mine.bit_length() - 1
+            above = trumps & ~((2 << high) - 1)
+            self.relevant |= above | (1 << high)
+        most = 0
+        for other in range(self.nseats):
+            if other != self.seat:
+                count = count_bits(above & self.hands[other])
+                if count > most:
+                    most = count
+        return (most - run if most > run else 0) << LEFT_BITS | run
 
     def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
         """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
