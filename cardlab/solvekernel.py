@@ -357,38 +357,52 @@ class Search:
         """At a trick's start, the tricks the trumps still held surely give the seat (low
         LEFT_BITS bits) and surely take from it (above), with their cards in ``relevant``.
 
-        The seat's run of the highest trumps wins a trick each (``run``). Below the run,
-        another seat's trumps above the seat's next trump (all its trumps when the seat has
-        none left) each fall in a trick of their own, which the seat can win only with a
-        card of its run: so at least as many of them as the run cannot cover are lost, for
-        the opponent with the most. Which opponent holds how many of them is read from the
-        holders of the cards down to the seat's next trump (relevant); when the seat has no
-        trump below its run, the shape (each seat's count of the suit) says it."""
+        Each trump falls in a trick of its own, and the highest trump on a trick wins it. A
+        trump of the seat wins unless a higher trump of another falls on its trick, and one
+        card falls on one trick only: so all but as many as the others' higher trumps can
+        be matched to win (matched from the top down). Likewise a trump of an opponent takes
+        its trick from the seat unless a higher trump of the seat falls on it: at least as
+        many as the seat's higher trumps cannot be matched to are lost, for the opponent with
+        the most. Both read the holders of the trumps down to the seat's lowest (relevant);
+        below it, and when the seat holds none, the shape (each seat's count of the suit)
+        says the rest."""
         trumps = self.remaining & self.suit_mask[self.trump]
         mine = self.hands[self.seat] & trumps
-        run = 0
-        while trumps:
-            top = trumps.bit_length() - 1
-            if not (mine >> top) & 1:
-                break
-            self.relevant |= 1 << top
-            run += 1
-            trumps ^= 1 << top
-            mine ^= 1 << top
-        if not trumps:
-            return run
-        above = trumps
+        won = 0
         if mine:
-            high = mine.bit_length() - 1
-            above = trumps & ~((2 << high) - 1)
-            self.relevant |= above | (1 << high)
+            lowest = mine & -mine
+            self.relevant |= trumps & ~(lowest - 1)
+            higher = 0  # the others' trumps above, not yet matched to one of the seat's
+            rest = trumps & ~(lowest - 1)
+            while rest:
+                top = rest.bit_length() - 1
+                rest ^= 1 << top
+                if not (mine >> top) & 1:
+                    higher += 1
+                elif higher:
+                    higher -= 1
+                else:
+                    won += 1
         most = 0
         for other in range(self.nseats):
-            if other != self.seat:
-                count = count_bits(above & self.hands[other])
-                if count > most:
-                    most = count
-        return (most - run if most > run else 0) << LEFT_BITS | run
+            theirs = self.hands[other] & trumps
+            if other == self.seat or not theirs:
+                continue
+            cover = 0  # the seat's trumps above, not yet matched to one of theirs
+            lost = 0
+            rest = mine | theirs
+            while rest:
+                top = rest.bit_length() - 1
+                rest ^= 1 << top
+                if (mine >> top) & 1:
+                    cover += 1
+                elif cover:
+                    cover -= 1
+                else:
+                    lost += 1
+            if lost > most:
+                most = lost
+        return most << LEFT_BITS | won
 
     def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
         """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
@@ -481,7 +495,7 @@ class Search:
             self._purge()  # it keeps every class, with fewer entries
         classes.tables[k][key] = ((low + INF) << LOW_SHIFT | (high + INF) << HIGH_SHIFT
                                   | ranks.relative(card, remaining) << PLACE_SHIFT | left)
-        self.relevant = ranks.top_cards(sig, remaining)
+        self.relevant = ranks.top if self.partition else remaining
         return val
 
     def _purge(self) -> None:
@@ -560,7 +574,8 @@ class Search:
         reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
         if first < 0 or not (reps >> first) & 1:
             first = -1
-            if count_bits(reps) > 2:
+            two = reps & (reps - 1)
+            if two & (two - 1):  # more than two
                 # try the highest first, then the lowest: winning or ducking are the usual bests
                 first = reps.bit_length() - 1
         if first >= 0:
