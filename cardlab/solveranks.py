@@ -377,8 +377,9 @@ class Classes:
         return len(self.sigs) - 1
 
     def answered(self, k: int) -> None:
-        """The signature at ``k`` answered: move it one place to the front."""
+        """The signature at ``k`` answered: move it to the front (the next position of the
+        shape is likely to be answered by it too, and each one tried before costs a miss)."""
         if k:
-            self.sigs[k], self.sigs[k - 1] = self.sigs[k - 1], self.sigs[k]
-            self.masks[k], self.masks[k - 1] = self.masks[k - 1], self.masks[k]
-            self.tables[k], self.tables[k - 1] = self.tables[k - 1], self.tables[k]
+            self.sigs.insert(0, self.sigs.pop(k))
+            self.masks.insert(0, self.masks.pop(k))
+            self.tables.insert(0, self.tables.pop(k))
