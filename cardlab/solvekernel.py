@@ -28,7 +28,8 @@ budget of nodes (:meth:`Search.set_budget`): past it, :class:`~cardlab.errors.So
 The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
 plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
 tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
-(:mod:`cardlab.advisor.randomplay`); :func:`add_fields` reads a summary of cards taken back.
+(:mod:`cardlab.advisor.randomplay`); :func:`cardlab.rolloutkernel.add_fields` reads a summary of
+cards taken back.
 The advisor's other compiled loops are in :mod:`cardlab.rolloutkernel`.
 """
 
@@ -43,6 +44,7 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
+from cardlab.rolloutkernel import hand_masks
 from cardlab.solveranks import Classes, Ranks, count_bits, kinds
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
@@ -357,15 +359,11 @@ class Search:
         """At a trick's start, the tricks the trumps still held surely give the seat (low
         LEFT_BITS bits) and surely take from it (above), with their cards in ``relevant``.
 
-        Each trump falls in a trick of its own, and the highest trump on a trick wins it. A
-        trump of the seat wins unless a higher trump of another falls on its trick, and one
-        card falls on one trick only: so all but as many as the others' higher trumps can
-        be matched to win (matched from the top down). Likewise a trump of an opponent takes
-        its trick from the seat unless a higher trump of the seat falls on it: at least as
-        many as the seat's higher trumps cannot be matched to are lost, for the opponent with
-        the most. Both read the holders of the trumps down to the seat's lowest (relevant);
-        below it, and when the seat holds none, the shape (each seat's count of the suit)
-        says the rest."""
+        A trump of the seat wins its trick unless a higher trump of another falls on it, and
+        a card falls on one trick only: all but as many as can be matched to a higher one
+        (from the top down) win. An opponent's trump likewise takes its trick unless matched
+        to a higher one of the seat's: the opponent with the most unmatched. Both read the
+        holders of the trumps down to the seat's lowest (relevant); the shape says the rest."""
         trumps = self.remaining & self.suit_mask[self.trump]
         mine = self.hands[self.seat] & trumps
         won = 0
@@ -585,6 +583,7 @@ class Search:
         card = first
         best_card = first
         relevant = 0
+        last = self.count == self.nseats - 1  # this card ends the trick
         while True:
             if card < 0:
                 if not reps:
@@ -594,6 +593,8 @@ class Search:
                 card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
             relevant |= self.relevant
+            if last and reps:
+                reps &= ~self._alike(card, reps, self.relevant)
             if maximise:
                 if val > best:
                     best = val
@@ -612,6 +613,33 @@ class Search:
         self.chosen = best_card
         self.relevant = relevant
         return best
+
+    def _alike(self, card: int, reps: int, relevant: int) -> int:
+        """The cards of ``reps`` that would end this trick as ``card`` just did, with an
+        answer in the same class of positions: of its suit and kind, and with ``card`` below
+        every relevant card of the suit (``relevant``: the answer's). The trick then has the
+        same winner and summary (the suit and kind decide them: a card below the winning
+        card's rank, which is relevant once another card of its suit is on the trick, loses
+        like ``card``), and the positions after it differ only in which of two cards below
+        the relevant ones the last seat kept: the same shape and the same holders of the
+        relevant cards, so the answer holds for both and they need no search."""
+        suit = self.suit_of[card]
+        same = reps & self.suit_mask[suit]
+        mine = relevant & self.suit_mask[suit]
+        if mine:
+            low = mine & -mine
+            if (1 << card) >= low:  # card is relevant, or above one
+                return 0
+            same &= low - 1
+        kind_of = self.ranks.kind_of
+        kind = kind_of[card]
+        rest = same
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if kind_of[bit.bit_length() - 1] != kind:
+                same ^= bit
+        return same
 
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
         """The value once ``turn`` has played ``card``."""
@@ -763,42 +791,6 @@ def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], 
             tally = [{} for _ in actions]
             tallies[value] = tally
         random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
-
-
-def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
-    """``base`` (rows of counts) plus the fields of ``bits`` bits each of ``value`` (0 or
-    more), row after row, lowest first: a search's summary of the cards taken per seat and
-    suit read back (Bob's Hat's passes 64 bits).
-
-    >>> add_fields([[1, 0], [0, 2]], 0b011_000_110_001, 3)
-    [[2, 6], [0, 5]]
-    """
-    out: list[list[int]] = []
-    full = (1 << bits) - 1
-    for row in base:
-        more: list[int] = []
-        for count in row:
-            more.append(count + (value & full))
-            value >>= bits
-        out.append(more)
-    return out
-
-
-def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
-    """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
-
-    >>> hand_masks([1, 0, 0], [1, 2], [[1, 3], [2]])
-    [1, 10, 4]
-    """
-    out = known[:]
-    k = 0
-    for seat in seats:
-        mask = out[seat]
-        for card in cards[k]:
-            mask |= 1 << card
-        out[seat] = mask
-        k += 1
-    return out
 
 
 def _probe() -> None:
