@@ -583,7 +583,6 @@ class Search:
         card = first
         best_card = first
         relevant = 0
-        last = self.count == self.nseats - 1  # this card ends the trick
         while True:
             if card < 0:
                 if not reps:
@@ -593,7 +592,7 @@ class Search:
                 card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
             relevant |= self.relevant
-            if last and reps:
+            if reps:
                 reps &= ~self._alike(card, reps, self.relevant)
             if maximise:
                 if val > best:
@@ -615,14 +614,14 @@ class Search:
         return best
 
     def _alike(self, card: int, reps: int, relevant: int) -> int:
-        """The cards of ``reps`` that would end this trick as ``card`` just did, with an
-        answer in the same class of positions: of its suit and kind, and with ``card`` below
-        every relevant card of the suit (``relevant``: the answer's). The trick then has the
-        same winner and summary (the suit and kind decide them: a card below the winning
-        card's rank, which is relevant once another card of its suit is on the trick, loses
-        like ``card``), and the positions after it differ only in which of two cards below
-        the relevant ones the last seat kept: the same shape and the same holders of the
-        relevant cards, so the answer holds for both and they need no search."""
+        """The cards of ``reps`` whose answer is ``card``'s (just searched, ``relevant`` its
+        relevant cards): of its suit and kind, with both below every relevant card of the
+        suit. Every line of play then ends the trick alike, with the same winner and
+        summary (the suit and kind decide them: a card below the winning card's rank, which
+        is relevant once another card of its suit is on the trick, loses like ``card``; the
+        led suit and the cards in play are the same), and the positions after it differ
+        only in which of the two cards the seat kept: the same shape and the same holders
+        of the relevant cards, so the answer holds for both and they need no search."""
         suit = self.suit_of[card]
         same = reps & self.suit_mask[suit]
         mine = relevant & self.suit_mask[suit]
