@@ -2,7 +2,9 @@
 the kernel's library (setup.py): :func:`play_actions` (one sample's playouts on engine states,
 one per legal action, in the play phase), :func:`taken_counts` (the cards taken per seat and
 suit at the end of a playout), and the sampler's draws :func:`deal_reject` (uniform deals
-kept when no void is broken) and :func:`deal_direct` (when one hand has shown a void). Written
+kept when no void is broken) and :func:`deal_direct` (when one hand has shown a void); for the
+random walks on bit masks (:mod:`cardlab.solvekernel`), :func:`hand_masks` (a sample's hands)
+and :func:`add_fields` (a walk's summary of the cards taken, read back). Written
 once in plain typed Python, like :mod:`cardlab.kernel`; :data:`COMPILED` says which ran.
 
 >>> taken_counts([(0, (0, 3), 1)], (0, 0, 1, 1), 2, 2)
@@ -168,3 +170,39 @@ def _probe() -> None:
 
 
 COMPILED: Final = type(_probe).__name__ != "function"
+
+
+def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
+    """``base`` (rows of counts) plus the fields of ``bits`` bits each of ``value`` (0 or
+    more), row after row, lowest first: a search's summary of the cards taken per seat and
+    suit read back (Bob's Hat's passes 64 bits).
+
+    >>> add_fields([[1, 0], [0, 2]], 0b011_000_110_001, 3)
+    [[2, 6], [0, 5]]
+    """
+    out: list[list[int]] = []
+    full = (1 << bits) - 1
+    for row in base:
+        more: list[int] = []
+        for count in row:
+            more.append(count + (value & full))
+            value >>= bits
+        out.append(more)
+    return out
+
+
+def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
+    """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
+
+    >>> hand_masks([1, 0, 0], [1, 2], [[1, 3], [2]])
+    [1, 10, 4]
+    """
+    out = known[:]
+    k = 0
+    for seat in seats:
+        mask = out[seat]
+        for card in cards[k]:
+            mask |= 1 << card
+        out[seat] = mask
+        k += 1
+    return out

@@ -28,7 +28,8 @@ budget of nodes (:meth:`Search.set_budget`): past it, :class:`~cardlab.errors.So
 The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
 plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
 tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
-(:mod:`cardlab.advisor.randomplay`); :func:`add_fields` reads a summary of cards taken back.
+(:mod:`cardlab.advisor.randomplay`); :func:`cardlab.rolloutkernel.add_fields` reads a summary of
+cards taken back.
 The advisor's other compiled loops are in :mod:`cardlab.rolloutkernel`.
 """
 
@@ -43,6 +44,7 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
+from cardlab.rolloutkernel import hand_masks
 from cardlab.solveranks import Classes, Ranks, count_bits, kinds
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
@@ -319,26 +321,14 @@ class Search:
         reduced = self.summary & self.key_mask
         if self.lo:
             # the seat's tricks end between ``fewest`` and ``most``: first from the tricks
-            # left alone (no card relevant), then its run of the highest trumps still held
-            # will win, and the highest trump held by another cannot
-            fewest = reduced
-            most = reduced + left
-            cut = self._range_cut(fewest, most, alpha, beta)
+            # left alone (no card relevant), then from the trumps (_trump_range)
+            cut = self._range_cut(reduced, reduced + left, alpha, beta)
             if cut != NO_CUT:
                 return cut
             if self.trump >= 0:
-                trumps = self.remaining & self.suit_mask[self.trump]
-                mine = self.hands[self.seat] & self.remaining
-                while trumps:
-                    top = trumps.bit_length() - 1
-                    self.relevant |= 1 << top
-                    if not (mine >> top) & 1:
-                        if fewest == reduced:
-                            most -= 1
-                        break
-                    fewest += 1
-                    trumps ^= 1 << top
-                cut = self._range_cut(fewest, most, alpha, beta)
+                lost = self._trump_range()
+                cut = self._range_cut(reduced + (lost & LEFT_MASK),
+                                      reduced + left - (lost >> LEFT_BITS), alpha, beta)
                 if cut != NO_CUT:
                     return cut
             self.relevant = 0
@@ -364,6 +354,53 @@ class Search:
         if left < self.store_from:  # a small subtree: cheaper to search than to remember
             return self._choose(leader, alpha, beta, -1)
         return self._stored(leader, left, part, alpha, beta)
+
+    def _trump_range(self) -> int:
+        """At a trick's start, the tricks the trumps still held surely give the seat (low
+        LEFT_BITS bits) and surely take from it (above), with their cards in ``relevant``.
+
+        A trump of the seat wins its trick unless a higher trump of another falls on it, and
+        a card falls on one trick only: all but as many as can be matched to a higher one
+        (from the top down) win. An opponent's trump likewise takes its trick unless matched
+        to a higher one of the seat's: the opponent with the most unmatched. Both read the
+        holders of the trumps down to the seat's lowest (relevant); the shape says the rest."""
+        trumps = self.remaining & self.suit_mask[self.trump]
+        mine = self.hands[self.seat] & trumps
+        won = 0
+        if mine:
+            lowest = mine & -mine
+            self.relevant |= trumps & ~(lowest - 1)
+            higher = 0  # the others' trumps above, not yet matched to one of the seat's
+            rest = trumps & ~(lowest - 1)
+            while rest:
+                top = rest.bit_length() - 1
+                rest ^= 1 << top
+                if not (mine >> top) & 1:
+                    higher += 1
+                elif higher:
+                    higher -= 1
+                else:
+                    won += 1
+        most = 0
+        for other in range(self.nseats):
+            theirs = self.hands[other] & trumps
+            if other == self.seat or not theirs:
+                continue
+            cover = 0  # the seat's trumps above, not yet matched to one of theirs
+            lost = 0
+            rest = mine | theirs
+            while rest:
+                top = rest.bit_length() - 1
+                rest ^= 1 << top
+                if (mine >> top) & 1:
+                    cover += 1
+                elif cover:
+                    cover -= 1
+                else:
+                    lost += 1
+            if lost > most:
+                most = lost
+        return most << LEFT_BITS | won
 
     def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
         """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
@@ -456,7 +493,7 @@ class Search:
             self._purge()  # it keeps every class, with fewer entries
         classes.tables[k][key] = ((low + INF) << LOW_SHIFT | (high + INF) << HIGH_SHIFT
                                   | ranks.relative(card, remaining) << PLACE_SHIFT | left)
-        self.relevant = ranks.top_cards(sig, remaining)
+        self.relevant = ranks.top if self.partition else remaining
         return val
 
     def _purge(self) -> None:
@@ -535,7 +572,8 @@ class Search:
         reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
         if first < 0 or not (reps >> first) & 1:
             first = -1
-            if count_bits(reps) > 2:
+            two = reps & (reps - 1)
+            if two & (two - 1):  # more than two
                 # try the highest first, then the lowest: winning or ducking are the usual bests
                 first = reps.bit_length() - 1
         if first >= 0:
@@ -554,6 +592,8 @@ class Search:
                 card = low.bit_length() - 1
             val = self._after(turn, card, alpha, beta)
             relevant |= self.relevant
+            if reps:
+                reps &= ~self._alike(card, reps, self.relevant)
             if maximise:
                 if val > best:
                     best = val
@@ -572,6 +612,33 @@ class Search:
         self.chosen = best_card
         self.relevant = relevant
         return best
+
+    def _alike(self, card: int, reps: int, relevant: int) -> int:
+        """The cards of ``reps`` whose answer is ``card``'s (just searched, ``relevant`` its
+        relevant cards): of its suit and kind, with both below every relevant card of the
+        suit. Every line of play then ends the trick alike, with the same winner and
+        summary (the suit and kind decide them: a card below the winning card's rank, which
+        is relevant once another card of its suit is on the trick, loses like ``card``; the
+        led suit and the cards in play are the same), and the positions after it differ
+        only in which of the two cards the seat kept: the same shape and the same holders
+        of the relevant cards, so the answer holds for both and they need no search."""
+        suit = self.suit_of[card]
+        same = reps & self.suit_mask[suit]
+        mine = relevant & self.suit_mask[suit]
+        if mine:
+            low = mine & -mine
+            if (1 << card) >= low:  # card is relevant, or above one
+                return 0
+            same &= low - 1
+        kind_of = self.ranks.kind_of
+        kind = kind_of[card]
+        rest = same
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if kind_of[bit.bit_length() - 1] != kind:
+                same ^= bit
+        return same
 
     def _after(self, turn: int, card: int, alpha: int, beta: int) -> int:
         """The value once ``turn`` has played ``card``."""
@@ -723,42 +790,6 @@ def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], 
             tally = [{} for _ in actions]
             tallies[value] = tally
         random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
-
-
-def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
-    """``base`` (rows of counts) plus the fields of ``bits`` bits each of ``value`` (0 or
-    more), row after row, lowest first: a search's summary of the cards taken per seat and
-    suit read back (Bob's Hat's passes 64 bits).
-
-    >>> add_fields([[1, 0], [0, 2]], 0b011_000_110_001, 3)
-    [[2, 6], [0, 5]]
-    """
-    out: list[list[int]] = []
-    full = (1 << bits) - 1
-    for row in base:
-        more: list[int] = []
-        for count in row:
-            more.append(count + (value & full))
-            value >>= bits
-        out.append(more)
-    return out
-
-
-def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:
-    """``known`` (a mask per seat) with ``cards[k]`` added to seat ``seats[k]``.
-
-    >>> hand_masks([1, 0, 0], [1, 2], [[1, 3], [2]])
-    [1, 10, 4]
-    """
-    out = known[:]
-    k = 0
-    for seat in seats:
-        mask = out[seat]
-        for card in cards[k]:
-            mask |= 1 << card
-        out[seat] = mask
-        k += 1
-    return out
 
 
 def _probe() -> None:

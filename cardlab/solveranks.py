@@ -46,6 +46,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 # A card's relative place (Ranks.relative): its suit above this many bits, its rank among the
 # suit's cards still held below (a suit has fewer than 256 cards).
 PLACE_BITS: Final = 8
@@ -76,6 +78,7 @@ class Ranks:
         self.suit_of = suit_of
         self.kind_of = kind_of
         self.suit_mask = suit_mask
+        self.top = 0  # the cards the last signature counts (see signature)
         held = 0
         for hand in hands:
             held |= hand
@@ -178,8 +181,10 @@ class Ranks:
         many of its cards still held are as high as its lowest relevant card, or as the
         lowest card of the same seat and kind joined to it from below (a run of equivalent
         cards is searched as one, so it is never split between relevant and not), in
-        ``SIG_BITS`` bits a suit. The cards it counts are :meth:`top_cards`."""
+        ``SIG_BITS`` bits a suit. The cards it counts (:meth:`top_cards`) are left in
+        :attr:`top`."""
         sig = 0
+        top = 0
         for i in range(len(self.suits)):
             mine = relevant & self.suits[i]
             if mine:
@@ -193,7 +198,10 @@ class Ranks:
                         break
                     low = 1 << under
                     below ^= low
-                sig |= count_bits(held & ~(low - 1)) << (SIG_BITS * i)
+                counted = held & ~(low - 1)
+                top |= counted
+                sig |= count_bits(counted) << (SIG_BITS * i)
+        self.top = top
         return sig
 
     def top_cards(self, sig: int, remaining: int) -> int:
@@ -322,13 +330,23 @@ def kinds(suit_of: list[int], marks: list[int], values: list[int]) -> list[int]:
 
 
 def count_bits(mask: int) -> int:
-    """How many bits of ``mask`` (0 or more) are set: 16 at a time, from a table (a loop
-    over the bits, or ``int.bit_count``, which compiled code calls as a Python method, is
-    several times slower for the hands' masks).
+    """How many bits of ``mask`` (0 or more) are set. Below ``2 ** 62`` (a deck of up to
+    62 cards) in a machine word, by adding neighbouring counts (a loop over the bits, or
+    ``int.bit_count``, which compiled code calls as a Python method, is several times
+    slower); above, 16 bits at a time from a table.
 
-    >>> count_bits(0b1011), count_bits((1 << 59) | 1)
-    (3, 2)
+    >>> count_bits(0b1011), count_bits((1 << 59) | 1), count_bits((1 << 70) | 3)
+    (3, 2, 3)
     """
+    if not mask >> 62:
+        m: i64 = mask
+        m = m - ((m >> 1) & 0x5555555555555555)
+        m = (m & 0x3333333333333333) + ((m >> 2) & 0x3333333333333333)
+        m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0F
+        m = m + (m >> 8)
+        m = m + (m >> 16)
+        m = m + (m >> 32)
+        return int(m & 0x7F)
     count = 0
     while mask:
         count += BIT_COUNTS[mask & 0xFFFF]
@@ -359,8 +377,9 @@ class Classes:
         return len(self.sigs) - 1
 
     def answered(self, k: int) -> None:
-        """The signature at ``k`` answered: move it one place to the front."""
+        """The signature at ``k`` answered: move it to the front (the next position of the
+        shape is likely to be answered by it too, and each one tried before costs a miss)."""
         if k:
-            self.sigs[k], self.sigs[k - 1] = self.sigs[k - 1], self.sigs[k]
-            self.masks[k], self.masks[k - 1] = self.masks[k - 1], self.masks[k]
-            self.tables[k], self.tables[k - 1] = self.tables[k - 1], self.tables[k]
+            self.sigs.insert(0, self.sigs.pop(k))
+            self.masks.insert(0, self.masks.pop(k))
+            self.tables.insert(0, self.tables.pop(k))

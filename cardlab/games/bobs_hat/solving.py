@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...solvekernel import Search, add_fields
+from ...rolloutkernel import add_fields
+from ...solvekernel import Search
 from ..trick_taking.solving import open_masks
 from .advice import scored
 from .engine import DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
