@@ -45,7 +45,7 @@ from mypy_extensions import i64
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
 from cardlab.rolloutkernel import hand_masks
-from cardlab.solveranks import Classes, Ranks, count_bits, kinds
+from cardlab.solveranks import Classes, Ranks, count_bits, kinds, trump_range
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
 INF: Final = 1 << 20
@@ -122,6 +122,7 @@ class Search:
         self.bound_masks: list[int] = []
         self.bounds: dict[int, tuple[int, int, int]] = {}  # bound's answers, part as an id
         self.parts: dict[int, int] = {}  # bound's parts -> small ids, for the table's key
+        self.trump_ranges: dict[int, int] = {}  # _trump_range's answers, by trumps held
         self.remaining = 0
         for held in hands:
             self.remaining |= held
@@ -356,51 +357,19 @@ class Search:
         return self._stored(leader, left, part, alpha, beta)
 
     def _trump_range(self) -> int:
-        """At a trick's start, the tricks the trumps still held surely give the seat (low
-        LEFT_BITS bits) and surely take from it (above), with their cards in ``relevant``.
-
-        A trump of the seat wins its trick unless a higher trump of another falls on it, and
-        a card falls on one trick only: all but as many as can be matched to a higher one
-        (from the top down) win. An opponent's trump likewise takes its trick unless matched
-        to a higher one of the seat's: the opponent with the most unmatched. Both read the
-        holders of the trumps down to the seat's lowest (relevant); the shape says the rest."""
+        """At a trick's start, the tricks the trumps still held surely give the seat and
+        surely take from it (:func:`~cardlab.solveranks.trump_range`), with their cards (the
+        trumps down to the seat's lowest) in ``relevant``. The cards never change hands, so
+        the answer depends on the trumps still held alone, and is kept under them."""
         trumps = self.remaining & self.suit_mask[self.trump]
         mine = self.hands[self.seat] & trumps
-        won = 0
         if mine:
-            lowest = mine & -mine
-            self.relevant |= trumps & ~(lowest - 1)
-            higher = 0  # the others' trumps above, not yet matched to one of the seat's
-            rest = trumps & ~(lowest - 1)
-            while rest:
-                top = rest.bit_length() - 1
-                rest ^= 1 << top
-                if not (mine >> top) & 1:
-                    higher += 1
-                elif higher:
-                    higher -= 1
-                else:
-                    won += 1
-        most = 0
-        for other in range(self.nseats):
-            theirs = self.hands[other] & trumps
-            if other == self.seat or not theirs:
-                continue
-            cover = 0  # the seat's trumps above, not yet matched to one of theirs
-            lost = 0
-            rest = mine | theirs
-            while rest:
-                top = rest.bit_length() - 1
-                rest ^= 1 << top
-                if (mine >> top) & 1:
-                    cover += 1
-                elif cover:
-                    cover -= 1
-                else:
-                    lost += 1
-            if lost > most:
-                most = lost
-        return most << LEFT_BITS | won
+            self.relevant |= trumps & ~((mine & -mine) - 1)
+        got = self.trump_ranges.get(trumps)
+        if got is None:
+            got = trump_range(self.hands, self.seat, trumps)
+            self.trump_ranges[trumps] = got
+        return got
 
     def _range_cut(self, fewest: int, most: int, alpha: int, beta: int) -> int:
         """The bound (``lo``/``hi``) of a final summary from ``fewest`` to ``most`` when it
@@ -429,7 +398,7 @@ class Search:
         high = INF
         low_sig = 0
         high_sig = 0
-        best_card = -1
+        place = -1  # the best card of the first class that answered, as Ranks.relative
         if classes is not None:
             masks = classes.masks
             for k in range(len(masks)):
@@ -446,8 +415,8 @@ class Search:
                 if bound < high:
                     high = bound
                     high_sig = sig
-                if best_card < 0:
-                    best_card = ranks.absolute((entry >> PLACE_SHIFT) & PLACE_MASK, remaining)
+                if place < 0:
+                    place = (entry >> PLACE_SHIFT) & PLACE_MASK
                 if low >= beta or high <= alpha or low == high:
                     break  # enough to answer
             if low >= beta:
@@ -463,6 +432,7 @@ class Search:
         else:
             classes = Classes()
             self.buckets[base] = classes
+        best_card = ranks.absolute(place, remaining) if place >= 0 else -1
         used = 0
         if low > alpha:
             alpha = low
@@ -645,8 +615,9 @@ class Search:
         bit = 1 << card
         self.remaining ^= bit
         code, shape = self.code, self.shape
-        self.code = self.ranks.without(code, self.remaining, card)
-        self.shape = shape - self.ranks.shape_unit[card]
+        if self.tricks_left > self.store_from:  # else no position below reads them (_stored)
+            self.code = self.ranks.without(code, self.remaining, card)
+            self.shape = shape - self.ranks.shape_unit[card]
         led, win_seat, win_card, units = self.led, self.win_seat, self.win_card, self.units
         leader = self.leader
         self._play(turn, card)

@@ -146,12 +146,7 @@ class Ranks:
         """The code (:meth:`code_of`) of ``held`` with ``card``, a card not in ``held``
         (just played), taken out of ``code``, the code of the two: its digit goes, and the
         digits of the cards above it move down one place."""
-        below = held & ((1 << card) - 1)
-        place = 0
-        while below:
-            place += BIT_COUNTS[below & 0xFFFF]
-            below >>= 16
-        place *= self.bits
+        place = count_bits(held & ((1 << card) - 1)) * self.bits
         low = code & ((1 << place) - 1)
         return ((code >> (place + self.bits)) << place) | low
 
@@ -208,9 +203,12 @@ class Ranks:
         """The cards of ``remaining`` that the signature ``sig`` counts: in each suit, that
         many of its highest cards still held."""
         out = 0
-        for i in range(len(self.suits)):
-            top = (sig >> (SIG_BITS * i)) & SIG_MASK
+        i = 0
+        while sig:  # the suits from the first, to the last that counts a card
+            top = sig & SIG_MASK
+            sig >>= SIG_BITS
             rest = remaining & self.suits[i]
+            i += 1
             while top > 0:
                 high = 1 << (rest.bit_length() - 1)
                 out |= high
@@ -352,6 +350,59 @@ def count_bits(mask: int) -> int:
         count += BIT_COUNTS[mask & 0xFFFF]
         mask >>= 16
     return count
+
+
+def trump_range(hands: list[int], seat: int, trumps: int) -> int:
+    """The tricks the trumps still held (``trumps``; ``hands``: each seat's cards) surely
+    give ``seat`` (the low 6 bits) and surely take from it (above): the exact solver's trump
+    bound (:mod:`cardlab.solvekernel`).
+
+    A trump of the seat wins its trick unless a higher trump of another falls on it, and
+    a card falls on one trick only: all but as many as can be matched to a higher one
+    (from the top down) win. An opponent's trump likewise takes its trick unless matched
+    to a higher one of the seat's: the opponent with the most unmatched. Both read the
+    holders of the trumps down to the seat's lowest; the shape says the rest.
+
+    >>> # seat 0 holds trumps 5 and 2, seat 1 holds 4 and 3, seat 2 holds 1
+    >>> got = trump_range([0b100100, 0b011000, 0b000010], 0, 0b111110)
+    >>> got & 63, got >> 6  # the 5 wins one; seat 1's 4 and 3 take one (the 5 covers one)
+    (1, 1)
+    """
+    mine = hands[seat] & trumps
+    won = 0
+    if mine:
+        lowest = mine & -mine
+        higher = 0  # the others' trumps above, not yet matched to one of the seat's
+        rest = trumps & ~(lowest - 1)
+        while rest:
+            top = rest.bit_length() - 1
+            rest ^= 1 << top
+            if not (mine >> top) & 1:
+                higher += 1
+            elif higher:
+                higher -= 1
+            else:
+                won += 1
+    most = 0
+    for other in range(len(hands)):
+        theirs = hands[other] & trumps
+        if other == seat or not theirs:
+            continue
+        cover = 0  # the seat's trumps above, not yet matched to one of theirs
+        lost = 0
+        rest = mine | theirs
+        while rest:
+            top = rest.bit_length() - 1
+            rest ^= 1 << top
+            if (mine >> top) & 1:
+                cover += 1
+            elif cover:
+                cover -= 1
+            else:
+                lost += 1
+        if lost > most:
+            most = lost
+    return most << 6 | won
 
 
 class Classes:
