@@ -109,7 +109,7 @@ class Search:
         self.hat_matters = hat_matters
         self.holder_is_seat = 1 if holder == seat else 0
         self.leaf = leaf
-        self.leaves: dict[int, int] = {}
+        self.leaves: list[dict[int, int]] = [{}, {}]  # leaf's answers: by hat, then summary
         if len(suit_mask) > 1 << (PLACE_BITS - 8) or len(suit_of) // nseats > LEFT_MASK:
             raise ValueError("the solver takes at most 16 suits and 63 tricks")
         self.ranks = self._ranks([])
@@ -120,6 +120,7 @@ class Search:
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int, int]] | None = None
         self.bound_masks: list[int] = []
+        self.count_width = 7
         self.bounds: dict[int, tuple[int, int, int]] = {}  # bound's answers, part as an id
         self.parts: dict[int, int] = {}  # bound's parts -> small ids, for the table's key
         self.trump_ranges: dict[int, int] = {}  # _trump_range's answers, by trumps held
@@ -178,6 +179,7 @@ class Search:
         answers are kept under that key, so it is asked once per key."""
         self.bound = bound
         self.bound_masks = masks
+        self.count_width = 7 + 6 * len(masks)  # bits of _boundary's counts, hat and tricks
         self.ranks = self._ranks(masks)
 
     def set_budget(self, nodes: int) -> None:
@@ -300,14 +302,14 @@ class Search:
     def _final(self) -> int:
         summary = self.summary
         flag = self.holder_is_seat
-        key = summary * 2 + flag
-        got = self.leaves.get(key)
+        leaves = self.leaves[flag]  # not one key of both: a summary may be a long int
+        got = leaves.get(summary)
         if got is None:
             got = self.leaf(summary, flag)
             if not -INF < got < INF:
                 raise ValueError(f"the solver takes hand scores from {1 - INF} to {INF - 1}, "
                                  f"not {got}")
-            self.leaves[key] = got
+            leaves[summary] = got
         return got
 
     def _boundary(self, leader: int, alpha: int, beta: int) -> int:
@@ -336,10 +338,10 @@ class Search:
         bound = self.bound
         if bound is not None:
             remaining = self.remaining
-            bkey = reduced * 2 + self.holder_is_seat
+            counts = self.holder_is_seat  # in a machine word, before the summary joins it
             for mask in self.bound_masks:
-                bkey = (bkey << 6) | count_bits(remaining & mask)
-            bkey = (bkey << 6) | left
+                counts = (counts << 6) | count_bits(remaining & mask)
+            bkey = (reduced << self.count_width) | (counts << 6) | left
             got = self.bounds.get(bkey)
             if got is None:
                 low, high, part = bound(self.summary, self.holder_is_seat, remaining)
