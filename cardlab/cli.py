@@ -26,9 +26,10 @@ from .bots import KINDS, make_bot
 from .console import MAX_SEED_CHARS, STDOUT, add_game_arguments, parse_seed, say, say_lines
 from .errors import CardlabError, OptionError
 from .files import check_target, reason
-from .game import get_game, list_games, parse_option_pairs
+from .game import get_game, list_games
 from .limits import MAX_PAGE_FRAMES, Limits, whole_number
 from .loader import EXAMPLE, example_names, load, stem
+from .options import parse_option_pairs
 from .replay import Replay, note_languages
 from .table import new_game
 from .text import render_steps

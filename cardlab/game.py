@@ -1,14 +1,14 @@
-"""The game contract every cardlab game follows, its rules options, and the registry.
+"""The game contract every cardlab game follows, and the registry.
 
 A game is one package, ``cardlab/games/<game>/``: a :class:`Rules` subclass (validated
-options, the deck, the deal), a :class:`State` subclass (whose turn, legal actions, apply,
-scores, one seat's view, a state built at a position) and one registered :class:`Game`,
-which declares the rest as data and hooks: its :class:`GameType` (information, chance,
-tricks, an exact solver, its words), its card faces, bots, the advisor's sampler, figures
-and outcome, its solver hooks and its simulation records. The layers above read these;
-none of them tests a game's name (``docs/adding-a-game.md`` walks through one). Inside
-the engine actions and cards are small ints; ``action_text``/``parse_action`` translate to
-the readable strings stored in replays.
+options, declared as :class:`~cardlab.options.Option` values, the deck, the deal), a
+:class:`State` subclass (whose turn, legal actions, apply, scores, one seat's view, a state
+built at a position) and one registered :class:`Game`, which declares the rest as data and
+hooks: its :class:`GameType` (information, chance, tricks, an exact solver, its words), its
+card faces, bots, the advisor's sampler, figures and outcome, its solver hooks and its
+simulation records. The layers above read these; none of them tests a game's name
+(``docs/adding-a-game.md`` walks through one). Inside the engine actions and cards are small
+ints; ``action_text``/``parse_action`` translate to the readable strings stored in replays.
 
 A game runs through *chance* steps and *decisions*. Chance steps are the game ``setup``
 (e.g. the draw for first dealer) and each hand's ``deal``; each is a JSON-able record that a
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from .cards import Deck
@@ -38,8 +38,8 @@ from .errors import (
     IllegalActionError,
     OptionError,
     UnknownGameError,
-    brief,
 )
+from .options import Option
 from .records import Records
 from .tablewords import TableWords
 
@@ -47,61 +47,6 @@ if TYPE_CHECKING:
     from .solvekernel import Search
 
 JSON = Any
-
-
-@dataclasses.dataclass(frozen=True)
-class Option:
-    """One rules option: its default, what values it takes, and what it means."""
-
-    name: str
-    default: Any
-    doc: str
-    choices: tuple[Any, ...] | None = None
-    kind: type = str
-    low: int | None = None
-    high: int | None = None
-
-    def coerce(self, value: Any, game: str) -> Any:
-        """Turn ``value`` (a typed value, or the string a CLI user typed) into a valid value."""
-        where = f"{game} option {self.name}"
-        if isinstance(value, str) and self.kind is bool:
-            lowered = value.strip().lower()
-            if lowered in ("true", "yes", "on", "1"):
-                value = True
-            elif lowered in ("false", "no", "off", "0"):
-                value = False
-        elif isinstance(value, str) and self.kind is int:
-            try:
-                value = int(value)
-            except ValueError:
-                raise OptionError(f"{where} takes a whole number, not {brief(value)}") from None
-        if self.kind is bool and not isinstance(value, bool):
-            raise OptionError(f"{where} is true or false, not {brief(value)}")
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise OptionError(f"{where} takes a whole number, not {brief(value)}")
-        if self.kind is str and not isinstance(value, str):
-            raise OptionError(f"{where} takes one of {self._choices()}, not {brief(value)}")
-        if self.choices is not None and value not in self.choices:
-            raise OptionError(f"{where} takes one of {self._choices()}, not {brief(value)}")
-        if self.low is not None and value < self.low:
-            raise OptionError(f"{where} is at least {self.low}, not {brief(value)}")
-        if self.high is not None and value > self.high:
-            raise OptionError(f"{where} is at most {self.high}, not {brief(value)}")
-        return value
-
-    def _choices(self) -> str:
-        return ", ".join(str(c) for c in self.choices or ())
-
-    def describe(self) -> dict[str, Any]:
-        """A JSON-able description, for listing options."""
-        out: dict[str, Any] = {"name": self.name, "default": self.default, "doc": self.doc}
-        if self.choices is not None:
-            out["choices"] = list(self.choices)
-        if self.low is not None:
-            out["min"] = self.low
-        if self.high is not None:
-            out["max"] = self.high
-        return out
 
 
 class Rules:
@@ -835,14 +780,3 @@ def get_game(name: str) -> Game:
 def list_games() -> dict[str, Game]:
     """Every registered game by name."""
     return dict(_REGISTRY)
-
-
-def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
-    """``["hands=8", "mode=table"]`` → ``{"hands": "8", "mode": "table"}``."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise OptionError(f"option {pair!r} should look like NAME=VALUE")
-        out[name.strip().replace("-", "_")] = value.strip()
-    return out

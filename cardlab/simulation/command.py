@@ -17,7 +17,8 @@ from typing import Any
 
 from ..bots import KINDS
 from ..console import add_game_arguments, parse_seed, say
-from ..game import get_game, parse_option_pairs
+from ..game import get_game
+from ..options import parse_option_pairs
 from ..words import plural
 from .spec import SEATINGS, make_spec
 

@@ -21,9 +21,10 @@ from typing import Any
 
 from cardlab.cards import deal_round_robin, seeded_cards
 from cardlab.errors import CardCodeError, IllegalActionError, OptionError, brief
-from cardlab.game import Option, Rules
+from cardlab.game import Rules
 from cardlab.games.trick_taking import PLAY, SuitedDeck, TrickTaking
 from cardlab.kernel import dealer_of_hand
+from cardlab.options import Option
 
 SUITS = ("hearts", "spades")
 SYMBOLS = ("♥", "♠")

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
-from ...game import Option, Rules
+from ...game import Rules
 from ...kernel import dealer_of_hand, mask_of, seeded_stream
+from ...options import Option
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 from .kernel import (

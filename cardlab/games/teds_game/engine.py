@@ -30,8 +30,9 @@ from typing import Any
 
 from ...cards import seeded_cards
 from ...errors import CardCodeError, IllegalActionError, OptionError, brief
-from ...game import Option, Rules
+from ...game import Rules
 from ...kernel import TABLE_FIELDS, dealer_of_hand
+from ...options import Option
 from ...words import plural
 from ..trick_taking.state import PLAY, SuitedDeck, TrickTaking
 from .kernel import (

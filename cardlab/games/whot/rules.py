@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import OptionError
-from ...game import Option, Rules
+from ...game import Rules
+from ...options import Option
 from .pack import (
     DECK,
     DEFAULT_MAX_TURNS,
