@@ -14,6 +14,7 @@ from scipy import stats
 import cardlab
 from cardlab import dataframes
 from cardlab.errors import CardlabError
+from cardlab.game import register, unregister
 from cardlab.view import charts
 
 
@@ -276,15 +277,53 @@ def test_game_length_of_a_rubber_counts_each_game_of_it():
 # -- refusals and looks --------------------------------------------------------------------------
 
 def test_a_frame_without_the_columns_is_refused_naming_the_table(bobs, duel):
-    with pytest.raises(CardlabError, match="teds-game simulation"):
+    # The table to pass is named by the registered games whose hands tables have what the
+    # chart reads: the hook's columns only Ted's Game records, bids Bob's Hat's too.
+    with pytest.raises(CardlabError) as refused:
         charts.hook_bite_rate(bobs.hands)
+    assert str(refused.value) == (
+        "the hook reads the column(s) hooked, forbidden, tricks, which this frame does not "
+        "have: pass the hands table of a teds-game simulation")
     with pytest.raises(CardlabError, match="hands table"):
         charts.bid_success_by_size(duel.games)
     with pytest.raises(CardlabError, match="not list"):
         charts.score_distribution([1, 2, 3])
     whot = run("whot", 1, options={"rubber": "single"})
-    with pytest.raises(CardlabError, match="teds-game or bobs-hat"):
+    with pytest.raises(CardlabError) as refused:
         charts.bid_rows(whot.hands)
+    assert str(refused.value) == (
+        "a bid chart reads the column(s) bid, which this frame does not have: pass the hands "
+        "table of a bobs-hat or teds-game simulation")
+    with pytest.raises(CardlabError) as refused:
+        charts.bid_rows(duel.hands.drop(columns="made"))  # the bids, but not what became of them
+    assert str(refused.value) == (
+        "a bid chart reads whether each bid was made, from a made column or from points_<bid> "
+        "columns, and this frame has neither: pass the hands table of a bobs-hat or teds-game "
+        "simulation")
+
+
+def test_the_table_a_refusal_asks_for_names_the_games_registered_now(bobs, duel):
+    """The games a refusal names come from the registry and what each game records, not from
+    a list in the charts: a game registered for the test is named while it is registered."""
+    teds = cardlab.get_game("teds-game")
+
+    class VariantRules(teds.rules_class):  # Ted's Game under another name: the same records
+        name, title = "teds-variant", "Ted's Variant"
+
+    class Variant(type(teds)):
+        rules_class = VariantRules
+
+    register(Variant())
+    try:
+        with pytest.raises(CardlabError, match="a teds-game or teds-variant simulation$"):
+            charts.hook_bites(bobs.hands)
+        with pytest.raises(CardlabError,
+                           match="a bobs-hat, teds-game or teds-variant simulation$"):
+            charts.bid_rows(duel.hands.drop(columns="made"))
+    finally:
+        unregister("teds-variant")
+    with pytest.raises(CardlabError, match="a teds-game simulation$"):
+        charts.hook_bites(bobs.hands)
 
 
 def test_seat_names_are_escaped_and_dark_templates_apply():

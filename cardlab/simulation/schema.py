@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
-from ..game import get_game
+from ..errors import CardlabError
+from ..game import get_game, list_games
 from ..records import COMMON_COLUMNS, Column
 
 SCHEMA_VERSION = 1
@@ -61,6 +63,26 @@ def hands_columns(game: str) -> tuple[Column, ...]:
     ['cards_left', 'won', 'ended']
     """
     return COMMON_COLUMNS + get_game(game).records().columns
+
+
+def games_recording(reads: Callable[[set[str]], bool]) -> list[str]:
+    """The registered games, by name, whose hands table has columns that ``reads`` accepts:
+    the games whose simulations a chart of those columns is drawn from.
+
+    >>> games_recording(lambda columns: "score" in columns) == sorted(list_games())
+    True
+    >>> games_recording(lambda columns: "no such column" in columns)
+    []
+    """
+    games = []
+    for name in sorted(list_games()):
+        try:
+            columns = {column.name for column in hands_columns(name)}
+        except CardlabError:  # a game that declares no records is never simulated
+            continue
+        if reads(columns):
+            games.append(name)
+    return games
 
 
 def hands_schema(game: str) -> Any:

@@ -33,12 +33,14 @@ keeps the look of the plotly template given there instead.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .. import dataframes
 from ..dataframes import HandResult, hand_results_list, require
 from ..errors import CardlabError
 from ..replay import LinePath, Replay, index_of_hand
+from ..words import names_or
 from .chartshow import chart_class
 
 # Colours of Bob's Hat's suits and of the playing-card suits, for the cards-taken bars; black
@@ -274,16 +276,29 @@ def _np() -> Any:
     return require("numpy")
 
 
-def _need(frame: Any, columns: tuple[str, ...], what: str, table: str) -> None:
-    """Refuse a frame without the columns a chart reads, saying which table has them."""
+def _need(frame: Any, columns: tuple[str, ...], what: str, table: str | None = None) -> None:
+    """Refuse a frame without the columns a chart reads, saying which table has them
+    (``table``; by default, the hands table of the registered games that record them)."""
     cols = getattr(frame, "columns", None)
+    missing = [c for c in columns if cols is None or c not in cols]
+    if not missing:
+        return
+    table = table or _simulated(lambda have: set(columns) <= have)
     if cols is None:
         raise CardlabError(f"{what} is drawn from a DataFrame of cardlab.simulate ({table}), "
                            f"not {type(frame).__name__}")
-    missing = [c for c in columns if c not in cols]
-    if missing:
-        raise CardlabError(f"{what} reads the column(s) {', '.join(missing)}, which this "
-                           f"frame does not have: pass {table}")
+    raise CardlabError(f"{what} reads the column(s) {', '.join(missing)}, which this "
+                       f"frame does not have: pass {table}")
+
+
+def _simulated(reads: Callable[[set[str]], bool]) -> str:
+    """The hands table a chart reads, named by the registered games whose simulations record
+    what ``reads`` asks for (:func:`cardlab.simulation.schema.games_recording`)."""
+    from ..simulation.schema import games_recording
+
+    games = games_recording(reads)
+    return f"the hands table of a {names_or(games)} simulation" if games else \
+        "the hands table of a simulation of a game that records them (no registered game does)"
 
 
 def mean_ci(values: Any) -> tuple[float, float, float]:
@@ -440,8 +455,7 @@ def hook_bites(hands: Any) -> Any:
     >>> len(bites) == 2 * 19, bool((bites["bite"] <= bites["live"]).all())
     (True, True)
     """
-    _need(hands, ("dealer", "hooked", "forbidden", "tricks", "bid", "hand_size"),
-          "the hook", "the hands table of a teds-game simulation")
+    _need(hands, ("dealer", "hooked", "forbidden", "tricks", "bid", "hand_size"), "the hook")
     rows = hands[hands["dealer"]]
     keep = [c for c in ("game", "hand", "seat", "seat_index", "bot", "hand_size", "bid",
                         "tricks", "forbidden") if c in rows.columns]
@@ -457,6 +471,15 @@ def hook_rates(hands: Any, by: list[str] | tuple[str, ...] = ("seat", "hand_size
     """:func:`rates` of ``bite`` (or ``live``) over the hands each dealer dealt, per ``by``
     (columns of :func:`hook_bites`: seat, bot, hand_size...)."""
     return rates(hook_bites(hands), flag, by)
+
+
+BID_COLUMNS = ("bid", "hand_size", "seat", "bot")  # what every bid chart reads of a hand
+
+
+def _bid_points(columns: Collection[str]) -> list[str]:
+    # a bid's points, points_<bid>: a hand's other points (the hat's, a renege's) are no bid's
+    return [c for c in columns if c.startswith("points_")
+            and c not in ("points_hat", "points_renege")]
 
 
 def bid_rows(hands: Any) -> Any:
@@ -480,8 +503,7 @@ def bid_rows(hands: Any) -> Any:
     True
     """
     pd = require("pandas")
-    _need(hands, ("bid", "hand_size", "seat", "bot"), "a bid chart",
-          "the hands table of a teds-game or bobs-hat simulation")
+    _need(hands, BID_COLUMNS, "a bid chart")
     base = [c for c in ("game", "hand", "seat", "bot", "from_dealer", "hand_size")
             if c in hands.columns]
     columns = [*base, "bid", "kind", "made", "points"]
@@ -492,11 +514,12 @@ def bid_rows(hands: Any) -> Any:
         out["made"] = hands["made"].astype(bool)
         out["points"] = hands["score"].astype("int64")
         return out[columns].reset_index(drop=True)
-    parts = [c for c in hands.columns if c.startswith("points_")
-             and c not in ("points_hat", "points_renege")]
+    parts = _bid_points(hands.columns)
     if not parts:
-        raise CardlabError("a bid chart reads a bid's result: this frame has neither made "
-                           "(teds-game) nor points_<bid> columns (bobs-hat)")
+        raise CardlabError("a bid chart reads whether each bid was made, from a made column or "
+                           "from points_<bid> columns, and this frame has neither: pass "
+                           + _simulated(lambda have: set(BID_COLUMNS) <= have and (
+                               "made" in have or bool(_bid_points(have)))))
     pieces = []
     for column in parts:
         mine = hands[hands[column].notna()]
