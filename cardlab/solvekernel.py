@@ -120,6 +120,8 @@ class Search:
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int, int]] | None = None
         self.bound_masks: list[int] = []
+        self.mask_widths: list[int] = []  # bits of each mask's count in _boundary's key
+        self.left_width = 6  # and of the tricks left
         self.count_width = 7
         self.bounds: dict[int, tuple[int, int, int]] = {}  # bound's answers, part as an id
         self.parts: dict[int, int] = {}  # bound's parts -> small ids, for the table's key
@@ -179,7 +181,12 @@ class Search:
         answers are kept under that key, so it is asked once per key."""
         self.bound = bound
         self.bound_masks = masks
-        self.count_width = 7 + 6 * len(masks)  # bits of _boundary's counts, hat and tricks
+        # _boundary's key: the counts, the hat and the tricks left, each in as many bits as
+        # its largest value (cards only leave), so that most keys fit in a machine word
+        self.mask_widths = [max(1, count_bits(self.remaining & mask).bit_length())
+                            for mask in masks]
+        self.left_width = (count_bits(self.remaining) // self.nseats + 1).bit_length()
+        self.count_width = 1 + sum(self.mask_widths) + self.left_width
         self.ranks = self._ranks(masks)
 
     def set_budget(self, nodes: int) -> None:
@@ -339,9 +346,10 @@ class Search:
         if bound is not None:
             remaining = self.remaining
             counts = self.holder_is_seat  # in a machine word, before the summary joins it
-            for mask in self.bound_masks:
-                counts = (counts << 6) | count_bits(remaining & mask)
-            bkey = (reduced << self.count_width) | (counts << 6) | left
+            widths = self.mask_widths
+            for i in range(len(widths)):
+                counts = (counts << widths[i]) | count_bits(remaining & self.bound_masks[i])
+            bkey = (reduced << self.count_width) | (counts << self.left_width) | left
             got = self.bounds.get(bkey)
             if got is None:
                 low, high, part = bound(self.summary, self.holder_is_seat, remaining)

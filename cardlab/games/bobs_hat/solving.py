@@ -4,30 +4,31 @@ the play, scored by the game's own ``score_hand``, with the game's bounds and th
 can still change the seat's score. :class:`~cardlab.games.bobs_hat.BobsHat` hands them to the
 solver (``solver_search``, ``summary_outcomes``).
 
-The search's summary of the cards taken after the position holds, per seat and colour, a
-count of :data:`FIELD` bits; the key mask keeps the counts the seat's bids read (every count
-with a fewest bid, else the columns of the colours bid most). A seat whose score nothing can
-change (a no bid, and no hat value that counts) has key mask 0 and no hat that matters: the
-solver gives it the one score ``leaf(0, 0)``.
+The search's summary of the cards taken after the position holds, per seat, only the counts
+the seat's bids read (:class:`Layout`): the seat's colours bid most, and every card taken when
+it bids fewest. So it is short (for most bids a machine word, not a long int), and every part
+of it can change the seat's score: its key mask is all of it. A seat whose score nothing can
+change (a no bid, and no hat value that counts) has an empty summary and no hat that matters:
+the solver gives it the one score ``leaf(0, 0)``.
 
 >>> from cardlab.games.bobs_hat.engine import NO_BID, parse_bid
->>> key_mask(NO_BID, 3), key_mask(parse_bid("fewest"), 3)
-(0, -1)
->>> bin(key_mask(parse_bid("most-red"), 2))  # the red column of each of the two seats
-'0b111111000000000000111111000000'
+>>> layout = Layout(parse_bid("most-red"), 2, [5, 9, 3], 17)
+>>> layout.colours, layout.widths, layout.key_mask  # red counts up to 9: 4 bits a seat
+([1], [4], 255)
+>>> layout.taken([[1, 0, 0], [0, 2, 0]], 3 << 4 | 5)  # seat 0 took 5 red, seat 1 3 red
+[[1, 5, 0], [0, 5, 0]]
+>>> Layout(NO_BID, 2, [5, 9, 3], 17).key_mask
+0
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...rolloutkernel import add_fields
 from ...solvekernel import Search
 from ..trick_taking.solving import open_masks
 from .advice import scored
-from .engine import DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
-
-FIELD = 6  # bits per (seat, colour) count of cards taken: up to 20 cards of a colour
+from .engine import DECK, DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
 
 
 def search(state: BobsHatState, seat: int, bounded: bool) -> Search:
@@ -37,16 +38,77 @@ def search(state: BobsHatState, seat: int, bounded: bool) -> Search:
     suit_of, suit_mask, hands = open_masks(state)
     n = state.nseats
     flags = state.bids[seat]
-    mask = key_mask(flags, n)
+    layout = layout_of(state, seat)
     hat_matters = int(flags != NO_BID and state.hat_value != 0)
     hat_mask = sum(1 << card for card, hat in enumerate(IS_HAT) if hat)
-    out = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, 3 * FIELD, [0] * n,
-                 [1 << (FIELD * suit) for suit in suit_of], 1, mask, hat_mask, hat_matters,
-                 state.hat_holder(), leaf_of(state, seat))
+    out = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, layout.stride, [0] * n,
+                 [layout.card_unit(suit) for suit in suit_of], 1, layout.key_mask, hat_mask,
+                 hat_matters, state.hat_holder(), leaf_of(state, seat))
     if bounded:
-        most = [suit_mask[suit] for suit, bit in enumerate(MOST) if flags & bit]
+        most = [suit_mask[suit] for suit in layout.colours]
         out.set_bound(bound_of(state, seat, suit_mask, hat_mask), [*most, hat_mask])
     return out
+
+
+class Layout:
+    """Where the search's summary keeps the cards each seat takes after the position, for a
+    seat bidding ``flags`` among ``n``: per seat, a field of ``widths[j]`` bits (enough for
+    every card that can be taken) for each column ``j``: each colour the seat bids
+    most (``colours``), then, when it bids fewest of fewer than three, every card taken
+    (``total``). A seat's fields sit side by side in ``stride`` bits, the seats' one after
+    another. ``in_play``: at most how many cards of each colour are still to be taken;
+    ``cards``: of all colours.
+    """
+
+    def __init__(self, flags: int, n: int, in_play: list[int], cards: int) -> None:
+        bids = flags != NO_BID
+        self.n = n
+        self.colours = [suit for suit, bit in enumerate(MOST) if bids and flags & bit]
+        self.total = bool(bids and flags & FEWEST and len(self.colours) < 3)
+        most = [in_play[suit] for suit in self.colours] + ([cards] if self.total else [])
+        self.widths = [max(1, count.bit_length()) for count in most]
+        self.offsets = [sum(self.widths[:j]) for j in range(len(self.widths))]
+        self.stride = sum(self.widths)
+        self.key_mask = (1 << (self.stride * n)) - 1
+
+    def card_unit(self, suit: int) -> int:
+        """What a card of ``suit`` adds to its taker's fields."""
+        unit = sum(1 << self.offsets[j] for j, colour in enumerate(self.colours)
+                   if colour == suit)
+        return unit | (1 << self.offsets[-1] if self.total else 0)
+
+    def counts(self, summary: int, seat: int) -> list[int]:
+        """The seat's fields of ``summary``, column by column."""
+        at = self.stride * seat
+        return [(summary >> (at + self.offsets[j])) & ((1 << self.widths[j]) - 1)
+                for j in range(len(self.widths))]
+
+    def taken(self, base: list[list[int]], summary: int) -> list[list[int]]:
+        """The cards taken per seat and colour at the end (``base``: before the position)
+        as far as the seat's score reads them: the colours bid most as taken, and each
+        seat's total (the cards taken of the other colours, all counted in the first of
+        them) when it bids fewest; the rest as in ``base``."""
+        out = [row[:] for row in base]
+        others = [suit for suit in range(3) if suit not in self.colours]
+        for s in range(self.n):
+            counts = self.counts(summary, s)
+            for j, colour in enumerate(self.colours):
+                out[s][colour] += counts[j]
+            if self.total:
+                out[s][others[0]] += counts[-1] - sum(counts[:len(self.colours)])
+        return out
+
+
+def layout_of(state: BobsHatState, seat: int) -> Layout:
+    """The :class:`Layout` of the search of ``state`` for ``seat``, with room for as many
+    cards of a colour as the deck has, and for every card of the hand: it reads nothing of
+    where the cards are, so it is the same for every sample of the hidden hands."""
+    in_deck = [0, 0, 0]
+    for suit in DECK.suit_of:
+        in_deck[suit] += 1
+    cards = state.nseats * state.size
+    return Layout(state.bids[seat], state.nseats, [min(count, cards) for count in in_deck],
+                  cards)
 
 
 def summary_outcomes(state: BobsHatState, seat: int, hat: int, keys: set[int]
@@ -56,13 +118,12 @@ def summary_outcomes(state: BobsHatState, seat: int, hat: int, keys: set[int]
     value, by the game's own scoring (:func:`~cardlab.games.bobs_hat.advice.scored`), once
     per key."""
     out: dict[int, tuple[int, dict[str, float]]] = {}
-    taken_of = summary_taken(state)
+    taken_of = summary_taken(state, seat)
     negative = bool(state.rules.options["negative_scoring"])
     carried = state.row[seat]  # this hand's penalties so far
     for key in keys:
-        # The table of cards taken is the true one wherever the seat's bids read it (the key
-        # mask kept those counts); elsewhere it holds what was taken before the start only,
-        # which changes only other seats' scores.
+        # The table of cards taken is the true one wherever the seat's bids read it (the
+        # layout kept those counts); elsewhere it changes only other seats' scores.
         holder = seat if key & 1 else -1  # another holder scores the hat, not the seat
         points, figures = scored(state.bids, taken_of(key >> 1), state.size, holder, hat,
                                  negative, seat)
@@ -70,36 +131,22 @@ def summary_outcomes(state: BobsHatState, seat: int, hat: int, keys: set[int]
     return out
 
 
-def summary_taken(state: BobsHatState) -> Callable[[int], list[list[int]]]:
-    """The cards taken per seat and colour at the end of a hand, from the search's
-    summary of the cards taken after ``state`` (``state``'s own tricks added)."""
+def summary_taken(state: BobsHatState, seat: int) -> Callable[[int], list[list[int]]]:
+    """The cards taken per seat and colour at the end of a hand as ``seat``'s score reads
+    them (:meth:`Layout.taken`), from the summary of its search of the cards taken after
+    ``state`` (``state``'s own tricks added)."""
     base = state.taken()
+    layout = layout_of(state, seat)
 
     def taken(summary: int) -> list[list[int]]:
-        return add_fields(base, summary, FIELD)
+        return layout.taken(base, summary)
     return taken
-
-
-def key_mask(flags: int, n: int) -> int:
-    """The bits of the taken-cards summary that can change this bid's score: every count
-    with a fewest bid (it compares totals), else the columns of the colours bid most."""
-    if flags == NO_BID:
-        return 0
-    if flags & FEWEST:
-        return -1
-    mask = 0
-    full = (1 << FIELD) - 1
-    for suit, bit in enumerate(MOST):
-        if flags & bit:
-            for s in range(n):
-                mask |= full << (FIELD * (3 * s + suit))
-    return mask
 
 
 def leaf_of(state: BobsHatState, seat: int) -> Callable[[int, int], int]:
     """The seat's hand score from the cards taken from now on (the summary) and whether it
     ends with the hat: the game's own ``score_hand``, plus the hand's penalties so far."""
-    taken_of = summary_taken(state)
+    taken_of = summary_taken(state, seat)
     dealt = state.dealt_suits()
     bids = state.bids[:]
     size, hat_value = state.size, state.hat_value
@@ -140,14 +187,12 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
     size, hat_value = state.size, state.hat_value
     negative = bool(state.rules.options["negative_scoring"])
     carried = state.row[seat]
-    full = (1 << FIELD) - 1
-    most = [suit for suit, bit in enumerate(MOST) if flags & bit]
+    layout = layout_of(state, seat)
+    most = layout.colours
     fewest = flags & (FEWEST | DOUBLE)
     alone = [0] * n
     ranges: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
     found: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
-    # where each seat's count of a colour sits in the summary, and its count before it
-    shifts = [[FIELD * (3 * s + c) for s in range(n)] for c in range(3)]
     columns = [[base[s][c] for s in range(n)] for c in range(3)]
     totals = [sum(base[s]) for s in range(n)]
 
@@ -201,17 +246,18 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
         # its answers under those).
         low = high = carried
         key = 1  # a leading 1: the fields below then read back one way only
-        for suit in most:
-            column, at = columns[suit], shifts[suit]
-            start = tuple([column[s] + ((summary >> at[s]) & full) for s in range(n)])
+        counts = [layout.counts(summary, s) for s in range(n)]
+        for j, suit in enumerate(most):
+            column = columns[suit]
+            start = tuple([column[s] + counts[s][j] for s in range(n)])
             a, b = part(suit, start, (in_play & suit_mask[suit]).bit_count())
             low += a
             high += b
             key = add(key, start, a, b)
         if fewest:
-            start = tuple([totals[s] + ((summary >> shifts[0][s]) & full)
-                           + ((summary >> shifts[1][s]) & full)
-                           + ((summary >> shifts[2][s]) & full) for s in range(n)])
+            # every card taken: a column of its own, or the three colours' (all bid most)
+            start = tuple([totals[s] + (counts[s][-1] if layout.total else sum(counts[s]))
+                           for s in range(n)])
             a, b = part(-1, start, in_play.bit_count() // n)
             low += a
             high += b
@@ -236,5 +282,5 @@ def _shares(total: int, n: int) -> list[tuple[int, ...]]:
     return [(k, *rest) for k in range(total + 1) for rest in _shares(total - k, n - 1)]
 
 
-__all__ = ["FIELD", "bound_of", "key_mask", "leaf_of", "search", "summary_outcomes",
+__all__ = ["Layout", "bound_of", "layout_of", "leaf_of", "search", "summary_outcomes",
            "summary_taken"]
