@@ -1,8 +1,9 @@
 """Where's Bob's Hat?: the part of its rules and of its heuristic bot that runs at every card
 of a simulation or an advisor's rollout, compiled with the kernel.
 
-The score of a hand (:func:`score_hand`, every bid scored on its own) and the heuristic bot's
-card play (:class:`HeuristicPlayer`) are written here, in plain typed Python that ``pip
+The score of a hand (:func:`score_hand`, every bid scored on its own), the heuristic bot's
+card play (:class:`HeuristicPlayer`) and the exact solver's bounds (:class:`PartBounds`) are
+written here, in plain typed Python that ``pip
 install`` compiles with mypyc in one library with :mod:`cardlab.kernel`; the game's engine
 (:mod:`cardlab.games.bobs_hat.engine`) and bot (:mod:`cardlab.games.bobs_hat.bot`) use them.
 Without a compiler this runs as ordinary Python and plays the same games
@@ -15,7 +16,8 @@ Without a compiler this runs as ordinary Python and plays the same games
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from collections.abc import Callable
+from typing import Any, Final, cast, final
 
 from mypy_extensions import i64
 
@@ -350,3 +352,94 @@ class BobsPlayout(Playout):
         self.bid_flags.extend(table.bids)
         self.taken_suits.extend(table.taken())
         self.parts.extend(table.score_parts() or ())  # a hand that is over has its parts
+
+
+# A part's settled score goes into the bound's key plus this (scores are far smaller).
+SETTLED_OFFSET: Final = 2048
+
+
+@final
+class PartBounds:
+    """The exact solver's bounds on one seat's hand score at a trick's start, part by part
+    (:func:`cardlab.games.bobs_hat.solving.bound_of` says what they are and builds this):
+    the seat's bids (``kinds``: a suit for a most bid, -1 for fewest) and the hat, each
+    part's range found by ``ranges(kind, counts, more)`` once per counts of every seat and
+    ``more`` still to share out, and kept. Compiled, as it is asked at every new summary of
+    a search: ``bound`` reads the summary's fields itself.
+
+    A part's counts are ``starts[j][seat]`` plus the fields ``fields[j]`` (columns of the
+    summary's layout: each seat's fields ``stride`` bits apart, a column at ``offsets[c]``,
+    ``widths[c]`` bits wide); ``more`` is how many cards of ``more_masks[j]`` are in play,
+    divided by ``per_trick[j]`` (1 for cards, the seats for tricks).
+
+    >>> # two seats; the seat bids most of suit 0 (cards 0-3), its count in 4 bits a seat;
+    >>> # the part scores -5 to 5 + its count + the cards left; the hat (card 4) is worth 10
+    >>> bounds = PartBounds(2, 0, [0], [[0, 0]], [[0]], 4, [0], [4], [0b1111], [1], 10,
+    ...                     0b10000, lambda kind, counts, more: (-5, 5 + counts[0] + more))
+    >>> bounds.bound(0b0010_0001, 1, 0b10011)  # it took 1, the other 2; hat still to take
+    (-5, 18, 32898)
+    >>> bounds.bound(0b0010_0001, 1, 0b00011)  # the hat is gone, and the seat holds it
+    (5, 18, 65797)
+    """
+
+    def __init__(self, n: int, carried: int, kinds: list[int], starts: list[list[int]],
+                 fields: list[list[int]], stride: int, offsets: list[int], widths: list[int],
+                 more_masks: list[int], per_trick: list[int], hat_value: int, hat_mask: int,
+                 ranges: Callable[[int, tuple[int, ...], int], tuple[int, int]]) -> None:
+        self.n = n
+        self.carried = carried
+        self.kinds = kinds
+        self.starts = starts
+        self.fields = fields
+        self.stride = stride
+        self.offsets = offsets
+        self.full = [(1 << width) - 1 for width in widths]
+        self.more_masks = more_masks
+        self.per_trick = per_trick
+        self.hat_value = hat_value
+        self.hat_mask = hat_mask
+        self.ranges = ranges
+        self.found: dict[int, tuple[int, int]] = {}  # ranges' answers, by part, counts, more
+
+    def bound(self, summary: int, holds_hat: int, in_play: int) -> tuple[int, int, int]:
+        """The seat's lowest and highest hand score from a trick's start with ``summary``,
+        the hat (``holds_hat``: the seat holds it) and the cards ``in_play``, and the key
+        of what the parts' scores depend on (see ``bound_of``)."""
+        low = self.carried
+        high = low
+        key = 1  # a leading 1: the fields below then read back one way only
+        n = self.n
+        for j in range(len(self.kinds)):
+            packed = 0  # every seat's count, 7 bits each
+            for seat in range(n):
+                count = self.starts[j][seat]
+                for column in self.fields[j]:
+                    count += (summary >> (self.stride * seat + self.offsets[column])) \
+                        & self.full[column]
+                packed = (packed << 7) | count
+            more = count_of(in_play & self.more_masks[j]) // self.per_trick[j]
+            kind = self.kinds[j]
+            at = (((packed << 8) | more) << 3) | (kind + 1)
+            got = self.found.get(at)
+            if got is None:
+                counts = [(packed >> (7 * (n - 1 - seat))) & 127 for seat in range(n)]
+                got = self.ranges(kind, tuple(counts), more)
+                self.found[at] = got
+            a, b = got
+            low += a
+            high += b
+            if a == b:  # settled: the part's score, not its counts
+                key = (((key << 1) | 1) << 12) | (a + SETTLED_OFFSET)
+            else:
+                key = (key << (1 + 7 * n)) | packed
+        hat_value = self.hat_value
+        if hat_value:
+            if in_play & self.hat_mask:
+                low += min(0, hat_value)
+                high += max(0, hat_value)
+            else:
+                key = (key << 1) | holds_hat
+                if holds_hat:
+                    low += hat_value
+                    high += hat_value
+        return low, high, key

@@ -29,6 +29,7 @@ from ...solvekernel import Search
 from ..trick_taking.solving import open_masks
 from .advice import scored
 from .engine import DECK, DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
+from .kernel import PartBounds
 
 
 def search(state: BobsHatState, seat: int, bounded: bool) -> Search:
@@ -192,19 +193,8 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
     fewest = flags & (FEWEST | DOUBLE)
     alone = [0] * n
     ranges: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
-    found: dict[tuple[int, tuple[int, ...], int], tuple[int, int]] = {}
     columns = [[base[s][c] for s in range(n)] for c in range(3)]
     totals = [sum(base[s]) for s in range(n)]
-
-    def part(kind: int, start: tuple[int, ...], more: int) -> tuple[int, int]:
-        """``kind`` a suit (most) or -1 (fewest): the part's range from counts ``start``
-        with ``more`` cards (most) or tricks (fewest) still to share out."""
-        key = (kind, start, more)
-        got = found.get(key)
-        if got is None:
-            got = ranges_of(kind, start, more)
-            found[key] = got
-        return got
 
     def ranges_of(kind: int, start: tuple[int, ...], more: int) -> tuple[int, int]:
         # No other seat bids here, so which of them holds which count changes nothing:
@@ -230,49 +220,17 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
             ranges[key] = got
         return got
 
-    def add(key: int, start: tuple[int, ...], a: int, b: int) -> int:
-        """The key with one part's: its score once settled (offset to be positive), else
-        its counts."""
-        if a == b:
-            return (key << 1 | 1) << 12 | (a + 2048)
-        key <<= 1
-        for count in start:
-            key = key << 7 | count
-        return key
-
-    def bound(summary: int, holds_hat: int, in_play: int) -> tuple[int, int, int]:
-        # It reads the counts the key mask keeps, and of the cards in play only how many
-        # there are of each colour bid most, of the hat cards, and in all (the kernel keeps
-        # its answers under those).
-        low = high = carried
-        key = 1  # a leading 1: the fields below then read back one way only
-        counts = [layout.counts(summary, s) for s in range(n)]
-        for j, suit in enumerate(most):
-            column = columns[suit]
-            start = tuple([column[s] + counts[s][j] for s in range(n)])
-            a, b = part(suit, start, (in_play & suit_mask[suit]).bit_count())
-            low += a
-            high += b
-            key = add(key, start, a, b)
-        if fewest:
-            # every card taken: a column of its own, or the three colours' (all bid most)
-            start = tuple([totals[s] + (counts[s][-1] if layout.total else sum(counts[s]))
-                           for s in range(n)])
-            a, b = part(-1, start, in_play.bit_count() // n)
-            low += a
-            high += b
-            key = add(key, start, a, b)
-        if hat_value:
-            if in_play & hat_mask:
-                low += min(0, hat_value)
-                high += max(0, hat_value)
-            else:
-                key = key << 1 | holds_hat
-                if holds_hat:
-                    low += hat_value
-                    high += hat_value
-        return low, high, key
-    return bound
+    kinds = [*most, *([-1] if fewest else [])]
+    # a most part reads its colour's column; fewest the column of every card taken, or the
+    # three colours' (all bid most)
+    every = [len(most)] if layout.total else list(range(len(most)))
+    fields = [*[[j] for j in range(len(most))], *([every] if fewest else [])]
+    starts = [columns[kind] if kind >= 0 else totals for kind in kinds]
+    more_masks = [suit_mask[kind] if kind >= 0 else -1 for kind in kinds]
+    per_trick = [1 if kind >= 0 else n for kind in kinds]
+    return PartBounds(n, carried, kinds, starts, fields, layout.stride, layout.offsets,
+                      layout.widths, more_masks, per_trick, hat_value, hat_mask,
+                      ranges_of).bound
 
 
 def _shares(total: int, n: int) -> list[tuple[int, ...]]:
