@@ -3,9 +3,10 @@ of a simulation or an advisor's rollout, compiled with the kernel.
 
 The score of a hand (:func:`score_hand`, every bid scored on its own), the heuristic bot's
 card play (:class:`HeuristicPlayer`) and the exact solver's bounds (:class:`PartBounds`) are
-written here, in plain typed Python that ``pip
-install`` compiles with mypyc in one library with :mod:`cardlab.kernel`; the game's engine
-(:mod:`cardlab.games.bobs_hat.engine`) and bot (:mod:`cardlab.games.bobs_hat.bot`) use them.
+written here, in plain typed Python that ``pip install`` compiles with mypyc in one library
+with :mod:`cardlab.kernel`; the game's engine (:mod:`cardlab.games.bobs_hat.engine`), bot
+(:mod:`cardlab.games.bobs_hat.bot`) and solver (:mod:`cardlab.games.bobs_hat.solving`) use
+them.
 Without a compiler this runs as ordinary Python and plays the same games
 (``tests/test_kernel.py``).
 
