@@ -258,9 +258,13 @@ class Search:
         if reps and tricks_left >= GUESS_FROM:
             guess = self._estimate(trick, leader, tricks_left, turn, reps[0])
             self._enter(trick, leader, tricks_left)
+        best = -INF if turn == self.seat else INF
         for card in reps:
             val = self._exact(turn, card, guess)
-            guess = val
+            # the next card's guess: the best value yet for the side to play (most cards of
+            # a position share it; a worse one fails low from there)
+            best = max(best, val) if turn == self.seat else min(best, val)
+            guess = best
             for other in self.ranks.class_of(card, legal, in_play):
                 out[other] = val
         return out
@@ -293,7 +297,8 @@ class Search:
         """The exact value of playing ``card``, by MTD(f): a series of null-window searches
         (is the value at least ``beta``?) closing in from ``guess``. A null window prunes
         far more than a wide one, the table keeps what each search proved, and the cards
-        of one position often share a value, so the last card's value is the first guess."""
+        of one position often share a value, so the best value yet is the next card's first
+        guess (:meth:`root_values`)."""
         lower = -INF
         upper = INF
         g = guess if guess > -INF else self._final()
