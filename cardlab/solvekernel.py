@@ -120,6 +120,7 @@ class Search:
         self.budget = NO_BUDGET  # nodes (set_budget)
         self.max_table = MAX_TABLE
         self.store_from = STORE_FROM
+        self.guess_from = GUESS_FROM
         self.lo: list[list[int]] = []
         self.hi: list[list[int]] = []
         self.bound: Callable[[int, int, int], tuple[int, int, int]] | None = None
@@ -255,7 +256,7 @@ class Search:
         in_play = self.remaining | self.trick_mask
         reps = self.ranks.representatives(legal, in_play)
         guess = -INF  # none: _exact starts from the score as it stands
-        if reps and tricks_left >= GUESS_FROM:
+        if reps and tricks_left >= self.guess_from:
             guess = self._estimate(trick, leader, tricks_left, turn, reps[0])
             self._enter(trick, leader, tricks_left)
         best = -INF if turn == self.seat else INF

@@ -284,6 +284,25 @@ def test_classes_of_positions_give_the_values_of_positions_one_by_one(seed):
     assert fewer <= more * 1.5  # classes save search as a rule (and never cost much)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_first_guess_changes_the_nodes_searched_not_the_values(seed):
+    # Larger hands than brute force can take: a search guessing its first card's value from
+    # random playouts, and one climbing from the score as it stands (as small ones do),
+    # value every card alike, and the guessing one leaves the summary and the hat as it
+    # found them (a second solve with it gives the same values again).
+    rng = random.Random(seed)
+    state = bobs_position(rng, cards_left=6) if seed % 2 else teds_position(rng, most=7)
+    seat = rng.randrange(state.rules.players)
+    search, turn, trick, leader, left, settled = solver._prepare(state, seat, None)
+    plain, _, _, _, _, _ = solver._prepare(state, seat, None)
+    search.guess_from = 1
+    plain.guess_from = left + 1
+    guessed = search.root_values(trick, leader, left, turn)
+    assert guessed == plain.root_values(trick, leader, left, turn)
+    assert search.root_values(trick, leader, left, turn) == guessed
+
+
 def test_a_solve_stops_at_its_budget_at_the_same_node_compiled_or_not(pure, monkeypatch):
     state = bobs_position(random.Random(0), cards_left=5)
     seat = state.to_act()
