@@ -271,14 +271,20 @@ def test_the_source_gives_the_values_the_loaded_kernel_gives(pure, monkeypatch):
         assert result.attempted >= 2 and result.failed == 0
 
 
+def larger_position(seed: int) -> tuple[State, int]:
+    """A position of up to 6 (Bob's Hat) or 7 (Ted's Game) cards each, more than brute force
+    can take, and a seat."""
+    rng = random.Random(seed)
+    state = bobs_position(rng, cards_left=6) if seed % 2 else teds_position(rng, most=7)
+    return state, rng.randrange(state.rules.players)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32))
 def test_classes_of_positions_give_the_values_of_positions_one_by_one(seed):
     # Larger hands than brute force can take: the table of classes (partition search) and
     # a table of single positions (every card relevant) value every card alike.
-    rng = random.Random(seed)
-    state = bobs_position(rng, cards_left=6) if seed % 2 else teds_position(rng, most=7)
-    seat = rng.randrange(state.rules.players)
+    state, seat = larger_position(seed)
     (classes, fewer), (single, more) = searched(state, seat), searched(state, seat, False)
     assert classes == single
     assert fewer <= more * 1.5  # classes save search as a rule (and never cost much)
@@ -291,9 +297,7 @@ def test_the_first_guess_changes_the_nodes_searched_not_the_values(seed):
     # random playouts, and one climbing from the score as it stands (as small ones do),
     # value every card alike, and the guessing one leaves the summary and the hat as it
     # found them (a second solve with it gives the same values again).
-    rng = random.Random(seed)
-    state = bobs_position(rng, cards_left=6) if seed % 2 else teds_position(rng, most=7)
-    seat = rng.randrange(state.rules.players)
+    state, seat = larger_position(seed)
     search, turn, trick, leader, left, settled = solver._prepare(state, seat, None)
     plain, _, _, _, _, _ = solver._prepare(state, seat, None)
     search.guess_from = 1
