@@ -3,8 +3,9 @@ the kernel's library (setup.py): :func:`play_actions` (one sample's playouts on 
 one per legal action, in the play phase), :func:`taken_counts` (the cards taken per seat and
 suit at the end of a playout), and the sampler's draws :func:`deal_reject` (uniform deals
 kept when no void is broken) and :func:`deal_direct` (when one hand has shown a void); for the
-random walks on bit masks (:mod:`cardlab.solvekernel`), :func:`hand_masks` (a sample's hands)
-and :func:`add_fields` (a walk's summary of the cards taken, read back). Written
+random walks on bit masks (:meth:`cardlab.solvekernel.Search.random_walk`),
+:func:`random_samples` (a whole evaluation's samples and walks), :func:`hand_masks` (a
+sample's hands) and :func:`add_fields` (a walk's summary of the cards taken, read back). Written
 once in plain typed Python, like :mod:`cardlab.kernel`; :data:`COMPILED` says which ran.
 
 >>> taken_counts([(0, (0, 3), 1)], (0, 0, 1, 1), 2, 2)
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 # absolute: tests load this source on its own too; the engine's rules are asked in C.
 from cardlab.kernel import Player, play_cards, play_hand
+from cardlab.solvekernel import Search
 
 
 def play_actions(start: Any, scratch: Any, actions: list[int], numbers: list[float],
@@ -189,6 +191,43 @@ def add_fields(base: list[list[int]], value: int, bits: int) -> list[list[int]]:
             value >>= bits
         out.append(more)
     return out
+
+
+def random_walks(search: Search, hands: list[int], turn: int, actions: list[int],
+                 numbers: list[float], tally: list[dict[int, int]]) -> None:
+    """One sample's random playouts, one per action (a card of ``turn``) from ``hands``,
+    all reading the same ``numbers``; each final key of ``search.random_walk``
+    (:meth:`cardlab.solvekernel.Search.random_walk`) is counted in ``tally`` at the action's
+    place."""
+    i = 0
+    for card in actions:
+        key = search.random_walk(hands, turn, card, numbers)
+        counts = tally[i]
+        counts[key] = counts.get(key, 0) + 1
+        i += 1
+
+
+def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], int]],
+                   rng: Any, needed: int, rollouts: int, known: list[int], seats: list[int],
+                   turn: int, actions: list[int],
+                   tallies: dict[int, list[dict[int, int]]]) -> None:
+    """``rollouts`` samples, each drawn by ``draw(rng)`` (the other hands' cards, for
+    ``seats``, and a value that picks the tally), then ``needed`` numbers of
+    ``rng.random()``, then :func:`random_walks` from ``known`` (a mask per seat) with the
+    drawn cards added, counted in ``tallies[value]`` (made on first use)."""
+    rand = rng.random
+    numbers = [0.0] * needed
+    for _ in range(rollouts):
+        layout, value = draw(rng)
+        j = 0
+        while j < needed:
+            numbers[j] = rand()
+            j += 1
+        tally = tallies.get(value)
+        if tally is None:
+            tally = [{} for _ in actions]
+            tallies[value] = tally
+        random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
 
 
 def hand_masks(known: list[int], seats: list[int], cards: list[list[int]]) -> list[int]:

@@ -27,16 +27,16 @@ budget of nodes (:meth:`Search.set_budget`): past it, :class:`~cardlab.errors.So
 
 The Monte Carlo advisor's random playouts walk the same tree: :meth:`Search.random_walk`
 plays random legal cards from a start (:meth:`Search.set_start`) through the search's own
-tricks and summary, and :func:`random_samples` runs a whole evaluation's samples
-(:mod:`cardlab.advisor.randomplay`); :func:`cardlab.rolloutkernel.add_fields` reads a summary of
-cards taken back.
+tricks and summary; :func:`cardlab.rolloutkernel.random_samples` runs a whole evaluation's
+samples of them (:mod:`cardlab.advisor.randomplay`), and
+:func:`cardlab.rolloutkernel.add_fields` reads a summary of cards taken back.
 The advisor's other compiled loops are in :mod:`cardlab.rolloutkernel`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, final
+from typing import Final, final
 
 from mypy_extensions import i64
 
@@ -44,7 +44,6 @@ from mypy_extensions import i64
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
-from cardlab.rolloutkernel import hand_masks
 from cardlab.solveranks import Classes, Ranks, count_bits, kinds, trump_range
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
@@ -295,17 +294,22 @@ class Search:
         return values[len(values) // 4]
 
     def _exact(self, turn: int, card: int, guess: int) -> int:
-        """The exact value of playing ``card``, by MTD(f): a series of null-window searches
-        (is the value at least ``beta``?) closing in from ``guess``. A null window prunes
-        far more than a wide one, the table keeps what each search proved, and the cards
-        of one position often share a value, so the best value yet is the next card's first
-        guess (:meth:`root_values`)."""
+        """The exact value of playing ``card`` (-1: of the position, ``turn`` to play), by
+        MTD(f): a series of null-window searches (is the value at least ``beta``?) closing
+        in from ``guess``. A null window prunes far more than a wide one, the table keeps
+        what each search proved, and the cards of one position often share a value, so the
+        best value yet is the next card's first guess (:meth:`root_values`)."""
         lower = -INF
         upper = INF
         g = guess if guess > -INF else self._final()
         while lower < upper:
             beta = g + 1 if g == lower else g
-            g = self._after(turn, card, beta - 1, beta)
+            if card >= 0:
+                g = self._after(turn, card, beta - 1, beta)
+            elif self.count:
+                g = self._choose(turn, beta - 1, beta, -1)
+            else:  # a trick's start: ``turn`` leads
+                g = self._boundary(turn, beta - 1, beta)
             if g < beta:
                 upper = g
             else:
@@ -315,20 +319,7 @@ class Search:
     def root_value(self, trick: list[int], leader: int, tricks_left: int, turn: int) -> int:
         """The position's value (the seat's best, or the coalition's best, from ``turn``)."""
         self._enter(trick, leader, tricks_left)
-        lower = -INF
-        upper = INF
-        g = self._final()
-        while lower < upper:  # MTD(f), as in _exact
-            beta = g + 1 if g == lower else g
-            if self.count:
-                g = self._choose(turn, beta - 1, beta, -1)
-            else:
-                g = self._boundary(leader, beta - 1, beta)
-            if g < beta:
-                upper = g
-            else:
-                lower = g
-        return g
+        return self._exact(turn, -1, -INF)
 
     # -- the cards that may be played ---------------------------------------------------
     def _legal(self, turn: int) -> int:
@@ -772,42 +763,6 @@ def _kth_lowest(cards: int, r: float) -> int:
         k -= 1
     low: int = mask & -mask
     return low.bit_length() - 1
-
-
-def random_walks(search: Search, hands: list[int], turn: int, actions: list[int],
-                 numbers: list[float], tally: list[dict[int, int]]) -> None:
-    """One sample's random playouts, one per action (a card of ``turn``) from ``hands``,
-    all reading the same ``numbers``; each final key of :meth:`Search.random_walk` is
-    counted in ``tally`` at the action's place."""
-    i = 0
-    for card in actions:
-        key = search.random_walk(hands, turn, card, numbers)
-        counts = tally[i]
-        counts[key] = counts.get(key, 0) + 1
-        i += 1
-
-
-def random_samples(search: Search, draw: Callable[[Any], tuple[list[list[int]], int]],
-                   rng: Any, needed: int, rollouts: int, known: list[int], seats: list[int],
-                   turn: int, actions: list[int],
-                   tallies: dict[int, list[dict[int, int]]]) -> None:
-    """``rollouts`` samples, each drawn by ``draw(rng)`` (the other hands' cards, for
-    ``seats``, and a value that picks the tally), then ``needed`` numbers of
-    ``rng.random()``, then :func:`random_walks` from ``known`` (a mask per seat) with the
-    drawn cards added, counted in ``tallies[value]`` (made on first use)."""
-    rand = rng.random
-    numbers = [0.0] * needed
-    for _ in range(rollouts):
-        layout, value = draw(rng)
-        j = 0
-        while j < needed:
-            numbers[j] = rand()
-            j += 1
-        tally = tallies.get(value)
-        if tally is None:
-            tally = [{} for _ in actions]
-            tallies[value] = tally
-        random_walks(search, hand_masks(known, seats, layout), turn, actions, numbers, tally)
 
 
 def _probe() -> None:

@@ -247,11 +247,16 @@ def test_each_walk_plays_the_engines_cards(game):
     assert game == "teds-game" or len(kinds) > 3  # several kinds of bids
 
 
+# the sources, from the package: a compiled module first imported by another of its library
+# (mypyc) may carry a wrong __file__
+PACKAGE = Path(cardlab.__file__).parent
+
+
 @pytest.fixture(scope="module")
 def pure() -> ModuleType:
     """cardlab/solvekernel.py loaded as plain Python (what runs without a compiler)."""
     spec = importlib.util.spec_from_file_location(
-        "cardlab_solvekernel_source", Path(solvekernel.__file__).with_name("solvekernel.py"))
+        "cardlab_solvekernel_source", PACKAGE / "solvekernel.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -259,8 +264,9 @@ def pure() -> ModuleType:
     return module
 
 
-def test_the_kernel_source_walks_as_the_loaded_kernel(pure, monkeypatch):
-    """The plain-Python source of solvekernel walks as the loaded (compiled) kernel."""
+def test_the_kernel_source_walks_as_the_loaded_kernel(pure, pure_rollouts, monkeypatch):
+    """The plain-Python sources of solvekernel and rolloutkernel walk as the loaded
+    (compiled) kernel."""
     solver = importlib.import_module("cardlab.advisor.solver")
     cases = [(g, o, s) for g in GAMES for o in option_sets(g)[:3] for s in range(2)]
     loaded = []
@@ -268,7 +274,7 @@ def test_the_kernel_source_walks_as_the_loaded_kernel(pure, monkeypatch):
         for replay, hand, index in play_positions(game, options, seed, per_game=2):
             loaded.append(evaluate(replay, hand, index, rollouts=10, seed=3, bot="random"))
     monkeypatch.setattr(solver, "Search", pure.Search)
-    monkeypatch.setattr(randomplay, "random_samples", pure.random_samples)
+    monkeypatch.setattr(randomplay, "random_samples", pure_rollouts.random_samples)
     again = []
     for game, options, seed in cases:
         for replay, hand, index in play_positions(game, options, seed, per_game=2):
@@ -290,7 +296,7 @@ def test_the_kth_lowest_card_is_the_engines_pick():
 def pure_rollouts() -> ModuleType:
     """cardlab/rolloutkernel.py loaded as plain Python (what runs without a compiler)."""
     spec = importlib.util.spec_from_file_location(
-        "cardlab_rolloutkernel_source", Path(rolloutkernel.__file__).with_name("rolloutkernel.py"))
+        "cardlab_rolloutkernel_source", PACKAGE / "rolloutkernel.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

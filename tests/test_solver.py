@@ -196,7 +196,9 @@ def test_a_seat_with_a_no_bid_scores_the_same_whatever_is_played():
                 assert set(solve(state, seat).values()) == {brute(state, seat)}
 
 
-SOURCE = Path(solvekernel.__file__).with_name("solvekernel.py")
+# from the package: a compiled module first imported by another of its library (mypyc) may
+# carry a wrong __file__
+SOURCE = Path(cardlab.__file__).with_name("solvekernel.py")
 RANKS_SOURCE = SOURCE.with_name("solveranks.py")
 # the modules that build a game's search (Game.solver_search)
 BUILDERS = ("cardlab.games.trick_taking.solving", "cardlab.games.bobs_hat.solving")

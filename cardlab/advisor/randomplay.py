@@ -47,7 +47,7 @@ from __future__ import annotations
 from ..cards import seeded_rng
 from ..game import HandsSampler, Scored
 from ..games.trick_taking.state import TrickTaking
-from ..solvekernel import random_samples
+from ..rolloutkernel import random_samples
 from .solver import playout_search
 
 
