@@ -175,6 +175,10 @@ def test_trying_the_move_played_steps_on(menu_page: tuple[Any, cardlab.Replay]) 
     root.locator("button.cardlab-try").click()
     page.wait_for_function(f"document.querySelector('{sel}').dataset.step === '1'",
                            timeout=30_000)
+    # The kernel steps on, then says so: the step reaches the page (and clears the "playing
+    # out" message of step 0) a moment before the message does.
+    page.wait_for_function(f"document.querySelector('{sel} .cardlab-message').textContent"
+                           " !== ''", timeout=30_000)
     message = root.locator(".cardlab-message").text_content()
     assert message == "Brad: hat −10 is what was played here; on to step 1"
     assert root.locator("select.cardlab-line-select option").count() == lines
