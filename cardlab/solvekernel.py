@@ -144,6 +144,12 @@ class Search:
         self.count = 0  # cards on the trick
         self.units = 0  # what they add to the summary (card_unit)
         self.chosen = -1  # the card of the last _choose
+        # Move ordering (_first_move): per context (_context), the cuts made by a bold card
+        # (_bold) less those made by another
+        self.cuts = [0] * (4 * nseats)
+        # a duck is the highest card that loses the trick when only tricks count (high cards
+        # are the risk of tricks to come), else the lowest (the cards themselves are scored)
+        self.duck_high = 0 if count_cards else 1
         # the cards whose holders the last answer depends on (see the module's docstring)
         self.relevant = 0
         self.partition = True
@@ -579,11 +585,7 @@ class Search:
             raise SolveBudgetError(self.budget)
         reps = self.ranks.representative_mask(self._legal(turn), self.remaining | self.trick_mask)
         if first < 0 or not (reps >> first) & 1:
-            first = -1
-            two = reps & (reps - 1)
-            if two & (two - 1):  # more than two
-                # try the highest first, then the lowest: winning or ducking are the usual bests
-                first = reps.bit_length() - 1
+            first = self._first_move(turn, reps) if reps & (reps - 1) else -1
         if first >= 0:
             reps ^= 1 << first
         maximise = turn == self.seat
@@ -615,11 +617,62 @@ class Search:
                     beta = val
             if alpha >= beta:
                 relevant = self.relevant  # the cut holds by this card alone
+                self.cuts[self._context(turn)] += 1 if self._bold(card) else -1
                 break
             card = -1
         self.chosen = best_card
         self.relevant = relevant
         return best
+
+    # -- move ordering: any order gives the same values; a good first card, fewer nodes ----
+    def _first_move(self, turn: int, reps: int) -> int:
+        """The card of ``reps`` (two or more) for ``turn`` to try first, or -1 (the lowest):
+        a bold one or not, by which made more cuts in this context (:attr:`cuts`: the
+        history heuristic, by kind of card rather than by card, which says little of
+        another position). Within a trick the bold card is the lowest that takes it so far,
+        the other a duck (:attr:`duck_high`); to lead, the bold card is the highest that
+        tops its suit (the highest card of all when none does), the other the lowest."""
+        bold = self.cuts[self._context(turn)] >= 0
+        if not self.count:
+            rest = reps
+            while rest:
+                high = rest.bit_length() - 1
+                rest ^= 1 << high
+                if self._bold(high):
+                    return high if bold else -1
+            return reps.bit_length() - 1 if bold else -1
+        winner = -1
+        duck = -1
+        rest = reps
+        while rest:  # from the lowest card up
+            low = rest & -rest
+            rest ^= low
+            card = low.bit_length() - 1
+            if self._bold(card):
+                if winner < 0:
+                    winner = card
+            elif duck < 0 or self.duck_high:
+                duck = card
+        if bold:
+            return winner if winner >= 0 else duck
+        return duck if duck >= 0 else winner
+
+    def _bold(self, card: int) -> bool:
+        """Within a trick, True when ``card`` would take it so far; to lead, when no card of
+        its suit in play ranks above it (it takes the trick unless trumped)."""
+        suit = self.suit_of[card]
+        if self.count:
+            return beats(card, suit, self.win_card, self.suit_of[self.win_card], self.trump)
+        return not ((self.remaining | self.trick_mask) & self.suit_mask[suit]) >> (card + 1)
+
+    def _context(self, turn: int) -> int:
+        """Where ``turn`` plays, for move ordering: its side (the seat or the others), to
+        lead or else whether its side takes the trick so far, and how many cards are on it."""
+        mine = turn == self.seat
+        side = 2 if mine else 0
+        if self.count and (self.win_seat == self.seat) == mine:
+            side += 1
+        return side * self.nseats + self.count
 
     def _alike(self, card: int, reps: int, relevant: int) -> int:
         """The cards of ``reps`` whose answer is ``card``'s (just searched, ``relevant`` its
