@@ -147,9 +147,6 @@ class Search:
         # Move ordering (_first_move): per context (_context), the cuts made by a bold card
         # (_bold) less those made by another
         self.cuts = [0] * (4 * nseats)
-        # a duck is the highest card that loses the trick when only tricks count (high cards
-        # are the risk of tricks to come), else the lowest (the cards themselves are scored)
-        self.duck_high = 0 if count_cards else 1
         # the cards whose holders the last answer depends on (see the module's docstring)
         self.relevant = 0
         self.partition = True
@@ -630,8 +627,9 @@ class Search:
         a bold one or not, by which made more cuts in this context (:attr:`cuts`: the
         history heuristic, by kind of card rather than by card, which says little of
         another position). Within a trick the bold card is the lowest that takes it so far,
-        the other a duck (:attr:`duck_high`); to lead, the bold card is the highest that
-        tops its suit (the highest card of all when none does), the other the lowest."""
+        the other the highest that does not (a duck that sheds the card likeliest to take
+        an unwanted trick later); to lead, the bold card is the highest that tops its suit
+        (the highest card of all when none does), the other the lowest."""
         bold = self.cuts[self._context(turn)] >= 0
         if not self.count:
             rest = reps
@@ -651,7 +649,7 @@ class Search:
             if self._bold(card):
                 if winner < 0:
                     winner = card
-            elif duck < 0 or self.duck_high:
+            else:
                 duck = card
         if bold:
             return winner if winner >= 0 else duck

@@ -313,14 +313,12 @@ def test_the_first_guess_changes_the_nodes_searched_not_the_values(seed):
 @given(st.integers(0, 2**32), st.booleans())
 def test_the_order_cards_are_tried_in_changes_the_nodes_searched_not_the_values(seed, bold):
     # Larger hands than brute force can take: move ordering (a bold card first or not, by
-    # the cuts each kind made; which card ducks) decides how many nodes a search takes and
-    # never a value. A search held to one kind of first card, the other duck, values every
-    # card as the learning one does.
+    # the cuts each kind made) decides how many nodes a search takes and never a value. A
+    # search held to one kind of first card values every card as the learning one does.
     state, seat = larger_position(seed)
     search, turn, trick, leader, left, settled = solver._prepare(state, seat, None)
     held, _, _, _, _, _ = solver._prepare(state, seat, None)
     held.cuts = [1 << 40 if bold else -1 << 40] * len(held.cuts)
-    held.duck_high ^= 1
     learned = search.root_values(trick, leader, left, turn)
     assert held.root_values(trick, leader, left, turn) == learned
 
