@@ -231,7 +231,7 @@ def test_each_walk_plays_the_engines_cards(game):
                 else:  # what the seat's bids read of the cards taken after the start
                     taken = end.taken()
                     layout = layout_of(state, seat)
-                    read = summary_taken(state, seat)(key >> 1)
+                    read = summary_taken(state, layout)(key >> 1)
                     for s in range(state.nseats):
                         assert [read[s][c] for c in layout.colours] == \
                             [taken[s][c] for c in layout.colours]

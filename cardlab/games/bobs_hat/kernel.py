@@ -2,11 +2,11 @@
 of a simulation or an advisor's rollout, compiled with the kernel.
 
 The score of a hand (:func:`score_hand`, every bid scored on its own), the heuristic bot's
-card play (:class:`HeuristicPlayer`) and the exact solver's bounds (:class:`PartBounds`) are
-written here, in plain typed Python that ``pip install`` compiles with mypyc in one library
-with :mod:`cardlab.kernel`; the game's engine (:mod:`cardlab.games.bobs_hat.engine`), bot
-(:mod:`cardlab.games.bobs_hat.bot`) and solver (:mod:`cardlab.games.bobs_hat.solving`) use
-them.
+card play (:class:`HeuristicPlayer`) and the exact solver's summary and bounds
+(:class:`Layout`, :class:`PartBounds`) are written here, in plain typed Python that ``pip
+install`` compiles with mypyc in one library with :mod:`cardlab.kernel`; the game's engine
+(:mod:`cardlab.games.bobs_hat.engine`), bot (:mod:`cardlab.games.bobs_hat.bot`) and solver
+(:mod:`cardlab.games.bobs_hat.solving`) use them.
 Without a compiler this runs as ordinary Python and plays the same games
 (``tests/test_kernel.py``).
 
@@ -360,6 +360,69 @@ SETTLED_OFFSET: Final = 2048
 
 
 @final
+class Layout:
+    """Where the exact solver's summary keeps the cards each seat takes after the position,
+    for a seat bidding ``flags`` among ``n``: per seat, a field of ``widths[j]`` bits (enough
+    for every card that can be taken) for each column ``j``: each colour the seat bids most
+    (``colours``), then, when it bids fewest of fewer than three, every card taken
+    (``total``). A seat's fields sit side by side in ``stride`` bits, the seats' one after
+    another. ``in_play``: at most how many cards of each colour are still to be taken;
+    ``cards``: of all colours. :meth:`field` reads a field back, for the solver's leaf and
+    playouts (:meth:`taken`) and its bounds (:class:`PartBounds`) alike.
+
+    >>> layout = Layout(MOST[1], 2, [5, 9, 3], 17)  # most red; red counts up to 9: 4 bits
+    >>> layout.colours, layout.widths, layout.key_mask
+    ([1], [4], 255)
+    >>> layout.field(3 << 4 | 5, 1, 0)  # seat 1 took 3 red (seat 0 took 5)
+    3
+    >>> layout.taken([[1, 0, 0], [0, 2, 0]], 3 << 4 | 5)  # added to the cards taken before
+    [[1, 5, 0], [0, 5, 0]]
+    >>> Layout(NO_BID, 2, [5, 9, 3], 17).key_mask
+    0
+    """
+
+    def __init__(self, flags: int, n: int, in_play: list[int], cards: int) -> None:
+        bids = flags != NO_BID
+        self.n = n
+        self.colours = [suit for suit in range(len(MOST)) if bids and flags & MOST[suit]]
+        self.total = bool(bids and flags & FEWEST and len(self.colours) < 3)
+        most = [in_play[suit] for suit in self.colours] + ([cards] if self.total else [])
+        self.widths = [max(1, count.bit_length()) for count in most]
+        self.offsets = [sum(self.widths[:j]) for j in range(len(self.widths))]
+        self.full = [(1 << width) - 1 for width in self.widths]
+        self.stride = sum(self.widths)
+        self.key_mask = (1 << (self.stride * n)) - 1
+
+    def card_unit(self, suit: int) -> int:
+        """What a card of ``suit`` adds to its taker's fields."""
+        unit = 0
+        for j in range(len(self.colours)):
+            if self.colours[j] == suit:
+                unit |= 1 << self.offsets[j]
+        return unit | (1 << self.offsets[-1] if self.total else 0)
+
+    def field(self, summary: int, seat: int, column: int) -> int:
+        """The seat's count in ``column`` of ``summary``."""
+        return (summary >> (self.stride * seat + self.offsets[column])) & self.full[column]
+
+    def taken(self, base: list[list[int]], summary: int) -> list[list[int]]:
+        """The cards taken per seat and colour at the end (``base``: before the position)
+        as far as the seat's score reads them: the colours bid most as taken, and each
+        seat's total (the cards taken of the other colours, all counted in the first of
+        them) when it bids fewest; the rest as in ``base``."""
+        out = [row[:] for row in base]
+        others = [suit for suit in range(3) if suit not in self.colours]
+        for s in range(self.n):
+            most = 0
+            for j in range(len(self.colours)):
+                count = self.field(summary, s, j)
+                out[s][self.colours[j]] += count
+                most += count
+            if self.total:
+                out[s][others[0]] += self.field(summary, s, len(self.colours)) - most
+        return out
+
+
 class PartBounds:
     """The exact solver's bounds on one seat's hand score at a trick's start, part by part
     (:func:`cardlab.games.bobs_hat.solving.bound_of` says what they are and builds this):
@@ -369,13 +432,13 @@ class PartBounds:
     a search: ``bound`` reads the summary's fields itself.
 
     A part's counts are ``starts[j][seat]`` plus the fields ``fields[j]`` (columns of the
-    summary's layout: each seat's fields ``stride`` bits apart, a column at ``offsets[c]``,
-    ``widths[c]`` bits wide); ``more`` is how many cards of ``more_masks[j]`` are in play,
+    summary's :class:`Layout`); ``more`` is how many cards of ``more_masks[j]`` are in play,
     divided by ``per_trick[j]`` (1 for cards, the seats for tricks).
 
-    >>> # two seats; the seat bids most of suit 0 (cards 0-3), its count in 4 bits a seat;
+    >>> # two seats; the seat bids most of suit 0 (cards 0-3, 4 bits a seat: at most 9);
     >>> # the part scores -5 to 5 + its count + the cards left; the hat (card 4) is worth 10
-    >>> bounds = PartBounds(2, 0, [0], [[0, 0]], [[0]], 4, [0], [4], [0b1111], [1], 10,
+    >>> layout = Layout(MOST[0], 2, [9, 0, 0], 9)
+    >>> bounds = PartBounds(2, 0, [0], [[0, 0]], [[0]], layout, [0b1111], [1], 10,
     ...                     0b10000, lambda kind, counts, more: (-5, 5 + counts[0] + more))
     >>> bounds.bound(0b0010_0001, 1, 0b10011)  # it took 1, the other 2; hat still to take
     (-5, 18, 32898)
@@ -384,7 +447,7 @@ class PartBounds:
     """
 
     def __init__(self, n: int, carried: int, kinds: list[int], starts: list[list[int]],
-                 fields: list[list[int]], stride: int, offsets: list[int], widths: list[int],
+                 fields: list[list[int]], layout: Layout,
                  more_masks: list[int], per_trick: list[int], hat_value: int, hat_mask: int,
                  ranges: Callable[[int, tuple[int, ...], int], tuple[int, int]]) -> None:
         self.n = n
@@ -392,9 +455,7 @@ class PartBounds:
         self.kinds = kinds
         self.starts = starts
         self.fields = fields
-        self.stride = stride
-        self.offsets = offsets
-        self.full = [(1 << width) - 1 for width in widths]
+        self.layout = layout
         self.more_masks = more_masks
         self.per_trick = per_trick
         self.hat_value = hat_value
@@ -410,13 +471,13 @@ class PartBounds:
         high = low
         key = 1  # a leading 1: the fields below then read back one way only
         n = self.n
+        layout = self.layout
         for j in range(len(self.kinds)):
             packed = 0  # every seat's count, 7 bits each
             for seat in range(n):
                 count = self.starts[j][seat]
                 for column in self.fields[j]:
-                    count += (summary >> (self.stride * seat + self.offsets[column])) \
-                        & self.full[column]
+                    count += layout.field(summary, seat, column)
                 packed = (packed << 7) | count
             more = count_of(in_play & self.more_masks[j]) // self.per_trick[j]
             kind = self.kinds[j]

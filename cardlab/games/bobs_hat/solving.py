@@ -5,20 +5,21 @@ can still change the seat's score. :class:`~cardlab.games.bobs_hat.BobsHat` hand
 solver (``solver_search``, ``summary_outcomes``).
 
 The search's summary of the cards taken after the position holds, per seat, only the counts
-the seat's bids read (:class:`Layout`): the seat's colours bid most, and every card taken when
-it bids fewest. So it is short (for most bids a machine word, not a long int), and every part
-of it can change the seat's score: its key mask is all of it. A seat whose score nothing can
-change (a no bid, and no hat value that counts) has an empty summary and no hat that matters:
-the solver gives it the one score ``leaf(0, 0)``.
+the seat's bids read (:class:`~cardlab.games.bobs_hat.kernel.Layout`, made once a search by
+:func:`layout_of`): the seat's colours bid most, and every card taken when it bids fewest. So
+it is short (for most bids a machine word, not a long int), and every part of it can change
+the seat's score: its key mask is all of it. A seat whose score nothing can change (a no bid,
+and no hat value that counts) has an empty summary and no hat that matters: the solver gives
+it the one score ``leaf(0, 0)``.
 
->>> from cardlab.games.bobs_hat.engine import NO_BID, parse_bid
->>> layout = Layout(parse_bid("most-red"), 2, [5, 9, 3], 17)
->>> layout.colours, layout.widths, layout.key_mask  # red counts up to 9: 4 bits a seat
-([1], [4], 255)
->>> layout.taken([[1, 0, 0], [0, 2, 0]], 3 << 4 | 5)  # seat 0 took 5 red, seat 1 3 red
-[[1, 5, 0], [0, 5, 0]]
->>> Layout(NO_BID, 2, [5, 9, 3], 17).key_mask
-0
+>>> import cardlab
+>>> from cardlab.games.bobs_hat.engine import parse_bid
+>>> state = cardlab.get_game("bobs-hat").rules(players=4).new_state()
+>>> state.bids[0] = parse_bid("most-red")
+>>> layout = layout_of(state, 0)
+>>> # red, of which 4 seats of 5 cards can take 20: 5 bits a seat
+>>> layout.colours, layout.total, layout.widths, layout.key_mask == (1 << 20) - 1
+([1], False, [5], True)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ...solvekernel import Search
 from ..trick_taking.solving import open_masks
 from .advice import scored
 from .engine import DECK, DOUBLE, FEWEST, IS_HAT, MOST, NO_BID, BobsHatState, score_hand
-from .kernel import PartBounds
+from .kernel import Layout, PartBounds
 
 
 def search(state: BobsHatState, seat: int, bounded: bool) -> Search:
@@ -44,66 +45,18 @@ def search(state: BobsHatState, seat: int, bounded: bool) -> Search:
     hat_mask = sum(1 << card for card, hat in enumerate(IS_HAT) if hat)
     out = Search(n, seat, suit_of, suit_mask, state.trump, hands, 0, layout.stride, [0] * n,
                  [layout.card_unit(suit) for suit in suit_of], 1, layout.key_mask, hat_mask,
-                 hat_matters, state.hat_holder(), leaf_of(state, seat))
+                 hat_matters, state.hat_holder(), leaf_of(state, seat, layout))
     if bounded:
         most = [suit_mask[suit] for suit in layout.colours]
-        out.set_bound(bound_of(state, seat, suit_mask, hat_mask), [*most, hat_mask])
+        out.set_bound(bound_of(state, seat, suit_mask, hat_mask, layout), [*most, hat_mask])
     return out
 
 
-class Layout:
-    """Where the search's summary keeps the cards each seat takes after the position, for a
-    seat bidding ``flags`` among ``n``: per seat, a field of ``widths[j]`` bits (enough for
-    every card that can be taken) for each column ``j``: each colour the seat bids
-    most (``colours``), then, when it bids fewest of fewer than three, every card taken
-    (``total``). A seat's fields sit side by side in ``stride`` bits, the seats' one after
-    another. ``in_play``: at most how many cards of each colour are still to be taken;
-    ``cards``: of all colours.
-    """
-
-    def __init__(self, flags: int, n: int, in_play: list[int], cards: int) -> None:
-        bids = flags != NO_BID
-        self.n = n
-        self.colours = [suit for suit, bit in enumerate(MOST) if bids and flags & bit]
-        self.total = bool(bids and flags & FEWEST and len(self.colours) < 3)
-        most = [in_play[suit] for suit in self.colours] + ([cards] if self.total else [])
-        self.widths = [max(1, count.bit_length()) for count in most]
-        self.offsets = [sum(self.widths[:j]) for j in range(len(self.widths))]
-        self.stride = sum(self.widths)
-        self.key_mask = (1 << (self.stride * n)) - 1
-
-    def card_unit(self, suit: int) -> int:
-        """What a card of ``suit`` adds to its taker's fields."""
-        unit = sum(1 << self.offsets[j] for j, colour in enumerate(self.colours)
-                   if colour == suit)
-        return unit | (1 << self.offsets[-1] if self.total else 0)
-
-    def counts(self, summary: int, seat: int) -> list[int]:
-        """The seat's fields of ``summary``, column by column."""
-        at = self.stride * seat
-        return [(summary >> (at + self.offsets[j])) & ((1 << self.widths[j]) - 1)
-                for j in range(len(self.widths))]
-
-    def taken(self, base: list[list[int]], summary: int) -> list[list[int]]:
-        """The cards taken per seat and colour at the end (``base``: before the position)
-        as far as the seat's score reads them: the colours bid most as taken, and each
-        seat's total (the cards taken of the other colours, all counted in the first of
-        them) when it bids fewest; the rest as in ``base``."""
-        out = [row[:] for row in base]
-        others = [suit for suit in range(3) if suit not in self.colours]
-        for s in range(self.n):
-            counts = self.counts(summary, s)
-            for j, colour in enumerate(self.colours):
-                out[s][colour] += counts[j]
-            if self.total:
-                out[s][others[0]] += counts[-1] - sum(counts[:len(self.colours)])
-        return out
-
-
 def layout_of(state: BobsHatState, seat: int) -> Layout:
-    """The :class:`Layout` of the search of ``state`` for ``seat``, with room for as many
-    cards of a colour as the deck has, and for every card of the hand: it reads nothing of
-    where the cards are, so it is the same for every sample of the hidden hands."""
+    """The :class:`~cardlab.games.bobs_hat.kernel.Layout` of the search of ``state`` for
+    ``seat``, with room for as many cards of a colour as the deck has, and for every card of
+    the hand: it reads nothing of where the cards are, so it is the same for every sample of
+    the hidden hands."""
     in_deck = [0, 0, 0]
     for suit in DECK.suit_of:
         in_deck[suit] += 1
@@ -119,7 +72,7 @@ def summary_outcomes(state: BobsHatState, seat: int, hat: int, keys: set[int]
     value, by the game's own scoring (:func:`~cardlab.games.bobs_hat.advice.scored`), once
     per key."""
     out: dict[int, tuple[int, dict[str, float]]] = {}
-    taken_of = summary_taken(state, seat)
+    taken_of = summary_taken(state, layout_of(state, seat))
     negative = bool(state.rules.options["negative_scoring"])
     carried = state.row[seat]  # this hand's penalties so far
     for key in keys:
@@ -132,22 +85,22 @@ def summary_outcomes(state: BobsHatState, seat: int, hat: int, keys: set[int]
     return out
 
 
-def summary_taken(state: BobsHatState, seat: int) -> Callable[[int], list[list[int]]]:
-    """The cards taken per seat and colour at the end of a hand as ``seat``'s score reads
-    them (:meth:`Layout.taken`), from the summary of its search of the cards taken after
-    ``state`` (``state``'s own tricks added)."""
+def summary_taken(state: BobsHatState, layout: Layout) -> Callable[[int], list[list[int]]]:
+    """The cards taken per seat and colour at the end of a hand as the score of the seat
+    of ``layout`` (:func:`layout_of`) reads them (:meth:`Layout.taken`), from the summary of
+    its search of the cards taken after ``state`` (``state``'s own tricks added)."""
     base = state.taken()
-    layout = layout_of(state, seat)
 
     def taken(summary: int) -> list[list[int]]:
         return layout.taken(base, summary)
     return taken
 
 
-def leaf_of(state: BobsHatState, seat: int) -> Callable[[int, int], int]:
-    """The seat's hand score from the cards taken from now on (the summary) and whether it
-    ends with the hat: the game's own ``score_hand``, plus the hand's penalties so far."""
-    taken_of = summary_taken(state, seat)
+def leaf_of(state: BobsHatState, seat: int, layout: Layout) -> Callable[[int, int], int]:
+    """The seat's hand score from the cards taken from now on (the summary, as ``layout``
+    keeps them) and whether it ends with the hat: the game's own ``score_hand``, plus the
+    hand's penalties so far."""
+    taken_of = summary_taken(state, layout)
     dealt = state.dealt_suits()
     bids = state.bids[:]
     size, hat_value = state.size, state.hat_value
@@ -163,10 +116,10 @@ def leaf_of(state: BobsHatState, seat: int) -> Callable[[int, int], int]:
     return leaf
 
 
-def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
-                hat_mask: int) -> Callable[[int, int, int], tuple[int, int, int]]:
-    """Bounds on the seat's hand score at the start of a trick, for pruning, and the key
-    of the summary for the transposition table.
+def bound_of(state: BobsHatState, seat: int, suit_mask: list[int], hat_mask: int,
+             layout: Layout) -> Callable[[int, int, int], tuple[int, int, int]]:
+    """Bounds on the seat's hand score at the start of a trick (the summary as ``layout``
+    keeps it), for pruning, and the key of the summary for the transposition table.
 
     The seat scores each of its bids, plus the hat, on its own (``score_hand`` adds them), so
     the score lies between the sums of each part's lowest and highest. A part's range is
@@ -188,7 +141,6 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
     size, hat_value = state.size, state.hat_value
     negative = bool(state.rules.options["negative_scoring"])
     carried = state.row[seat]
-    layout = layout_of(state, seat)
     most = layout.colours
     fewest = flags & (FEWEST | DOUBLE)
     alone = [0] * n
@@ -228,9 +180,8 @@ def bound_of(state: BobsHatState, seat: int, suit_mask: list[int],
     starts = [columns[kind] if kind >= 0 else totals for kind in kinds]
     more_masks = [suit_mask[kind] if kind >= 0 else -1 for kind in kinds]
     per_trick = [1 if kind >= 0 else n for kind in kinds]
-    return PartBounds(n, carried, kinds, starts, fields, layout.stride, layout.offsets,
-                      layout.widths, more_masks, per_trick, hat_value, hat_mask,
-                      ranges_of).bound
+    return PartBounds(n, carried, kinds, starts, fields, layout, more_masks, per_trick,
+                      hat_value, hat_mask, ranges_of).bound
 
 
 def _shares(total: int, n: int) -> list[tuple[int, ...]]:
@@ -240,5 +191,5 @@ def _shares(total: int, n: int) -> list[tuple[int, ...]]:
     return [(k, *rest) for k in range(total + 1) for rest in _shares(total - k, n - 1)]
 
 
-__all__ = ["Layout", "bound_of", "layout_of", "leaf_of", "search", "summary_outcomes",
+__all__ = ["bound_of", "layout_of", "leaf_of", "search", "summary_outcomes",
            "summary_taken"]
