@@ -38,13 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, final
 
-from mypy_extensions import i64
-
 # absolute: tests load this source on its own too. The rules of trick play are the engine's
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
-from cardlab.solveranks import Classes, Ranks, count_bits, kinds, trump_range
+from cardlab.solveranks import Classes, Ranks, count_bits, kinds, kth_lowest, trump_range
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
 INF: Final = 1 << 20
@@ -794,26 +792,9 @@ class Search:
                 turn = self.win_seat
                 if self.tricks_left == 0:
                     break
-            card = _kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
+            card = kth_lowest(self._follow(hands[turn] & ~gone), numbers[at])
             at += 1
         return (self.summary & self.key_mask) * 2 + self.holder_is_seat
-
-
-def _kth_lowest(cards: int, r: float) -> int:
-    """The ``int(r * n)``-th lowest (from 0) of the ``n`` set bits of ``cards`` (a mask of
-    at most 63 cards), ``0 <= r < 1``."""
-    mask: i64 = cards
-    n: i64 = 0
-    rest: i64 = mask
-    while rest != 0:
-        rest &= rest - 1
-        n += 1
-    k: i64 = int(r * float(n))
-    while k > 0:
-        mask &= mask - 1
-        k -= 1
-    low: int = mask & -mask
-    return low.bit_length() - 1
 
 
 def _probe() -> None:

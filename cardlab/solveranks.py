@@ -23,7 +23,8 @@ each suit a class counts, :meth:`Ranks.sig_mask` which digits of the code those 
 another.
 
 Cards are bits of an int (card ``c`` is ``1 << c``), numbered suit by suit, each suit
-ascending, as every suited deck is.
+ascending, as every suited deck is; :func:`count_bits` and :func:`kth_lowest` read such masks
+for the search and its random walks.
 
 >>> # one suit of 5 cards (0-4), two seats: seat 0 holds 0, 3 and 4, seat 1 holds 1 and 2
 >>> ranks = Ranks([0] * 5, [0b11111], [0b11001, 0b00110], [0] * 5)
@@ -350,6 +351,22 @@ def count_bits(mask: int) -> int:
         count += BIT_COUNTS[mask & 0xFFFF]
         mask >>= 16
     return count
+
+
+def kth_lowest(cards: int, r: float) -> int:
+    """The ``int(r * n)``-th lowest (from 0) of the ``n`` set bits of ``cards`` (a mask of
+    at most 63 cards), ``0 <= r < 1``: a random walk's pick (:mod:`cardlab.solvekernel`).
+
+    >>> kth_lowest(0b101100, 0.0), kth_lowest(0b101100, 0.5), kth_lowest(0b101100, 0.99)
+    (2, 3, 5)
+    """
+    mask: i64 = cards
+    k: i64 = int(r * float(count_bits(cards)))
+    while k > 0:
+        mask &= mask - 1
+        k -= 1
+    low: int = mask & -mask
+    return low.bit_length() - 1
 
 
 def trump_range(hands: list[int], seat: int, trumps: int) -> int:

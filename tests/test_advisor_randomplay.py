@@ -16,7 +16,7 @@ import pytest
 from tablegames import bid_at_random, table_mode_game
 
 import cardlab
-from cardlab import rolloutkernel, solvekernel
+from cardlab import rolloutkernel
 from cardlab.advisor import evaluate
 from cardlab.advisor.sample import figures_for, sampler_for, seat_view
 from cardlab.advisor.solver import playout_search
@@ -26,6 +26,7 @@ from cardlab.games.bobs_hat.solving import layout_of, summary_taken
 from cardlab.games.trick_taking.advice import stopped_class
 from cardlab.games.trick_taking.sampler import TrickSampler
 from cardlab.kernel import play_cards
+from cardlab.solveranks import kth_lowest
 
 evaluate_mod = importlib.import_module("cardlab.advisor.evaluate")
 randomplay = importlib.import_module("cardlab.advisor.randomplay")
@@ -289,7 +290,7 @@ def test_the_kth_lowest_card_is_the_engines_pick():
         cards = sorted(rng.sample(range(60), rng.randint(1, 12)))
         r = rng.random()
         mask = sum(1 << c for c in cards)
-        assert solvekernel._kth_lowest(mask, r) == cards[int(r * len(cards))]
+        assert kth_lowest(mask, r) == cards[int(r * len(cards))]
 
 
 @pytest.fixture(scope="module")
