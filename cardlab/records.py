@@ -38,6 +38,23 @@ class Column(NamedTuple):
     meaning: str
 
 
+class BidPart(NamedTuple):
+    """A bid that a game scores on its own, as its hands table records it, for the bid
+    charts (:func:`cardlab.view.charts.bid_rows`): the ``column`` of its points (null on the
+    rows of seats that did not make that bid; more than 0 when the bid was made, 0 or less
+    when not), the bid's name (``bid``), the ``kind`` the charts may group it with, and the
+    ``colour`` they draw it in (a CSS colour).
+
+    >>> BidPart("points_fewest", "fewest", "fewest", "#ff9f1c").kind
+    'fewest'
+    """
+
+    column: str
+    bid: str
+    kind: str
+    colour: str
+
+
 COLUMN_TYPES = frozenset({"int8", "int16", "int32", "int64", "float64", "bool", "string",
                           "category"})
 
@@ -110,13 +127,16 @@ class HandRecorder(Generic[S]):
 @dataclasses.dataclass(frozen=True)
 class Records:
     """A game's own columns of the hands table, its :class:`HandRecorder` class (called with
-    the number of players), and the categories of its ``category`` columns in their fixed
-    order (so that a frame read back from a file equals the frame a run returns)."""
+    the number of players), the categories of its ``category`` columns in their fixed
+    order (so that a frame read back from a file equals the frame a run returns), and the
+    bids it scores on their own, each in a column of its points (:class:`BidPart`; none
+    when a seat's one bid is recorded as ``bid`` and ``made``)."""
 
     columns: tuple[Column, ...]
     recorder: Callable[[int], HandRecorder[Any]]
     categories: Mapping[str, tuple[str, ...]] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({}))
+    bid_parts: tuple[BidPart, ...] = ()
 
     def __post_init__(self) -> None:
         # a game's package is checked as it registers, not when a run writes its first file
@@ -128,6 +148,12 @@ class Records:
                                  f"types are {', '.join(sorted(COLUMN_TYPES))}")
             if column.name in common or names.count(column.name) > 1:
                 raise ValueError(f"column {column.name!r} is declared twice")
+        for part in self.bid_parts:
+            declared = [column for column in self.columns if column.name == part.column]
+            if not declared or not declared[0].nullable or \
+                    not declared[0].type.startswith("int"):
+                raise ValueError(f"bid {part.bid!r} reads its points from {part.column!r}, "
+                                 "which must be a nullable integer column of the game's")
         kinds = {column.name for column in self.columns if column.type == "category"}
         if kinds != set(self.categories):
             raise ValueError(f"the category columns ({', '.join(sorted(kinds)) or 'none'}) "
@@ -135,4 +161,4 @@ class Records:
                              f"({', '.join(sorted(self.categories)) or 'none'}) differ")
 
 
-__all__ = ["COLUMN_TYPES", "COMMON_COLUMNS", "Column", "HandRecorder", "Records"]
+__all__ = ["COLUMN_TYPES", "COMMON_COLUMNS", "BidPart", "Column", "HandRecorder", "Records"]

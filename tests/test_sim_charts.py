@@ -15,6 +15,7 @@ import cardlab
 from cardlab import dataframes
 from cardlab.errors import CardlabError
 from cardlab.game import register, unregister
+from cardlab.records import BidPart, Records
 from cardlab.view import charts
 
 
@@ -209,6 +210,30 @@ def test_bid_points_by_size_plots_the_mean_points_of_each_kind(bobs):
     assert [t.name for t in only.data] == ["fewest"]
 
 
+def test_the_bids_are_read_as_their_game_declares_them(bobs):
+    # No bid's name, kind or colour is written in the charts: each comes from the game's
+    # records (its bid parts), whose points columns must be its own nullable integers.
+    records = cardlab.get_game("bobs-hat").records()
+    rows = charts.bid_rows(bobs.hands)
+    first: dict[str, str] = {}  # a kind is drawn in its first bid's colour
+    by_bid = charts.bid_points_by_size(bobs.hands)
+    by_kind = charts.bid_points_by_size(bobs.hands, by="kind")
+    for part in records.bid_parts:
+        mine = rows[rows["bid"] == part.bid]
+        assert len(mine) == bobs.hands[part.column].notna().sum()
+        assert (mine["kind"] == part.kind).all()
+        if len(mine):
+            assert trace(by_bid, part.bid).line.color == part.colour
+            assert trace(by_kind, part.kind).line.color == first.setdefault(part.kind,
+                                                                            part.colour)
+    assert set(rows["bid"]) == {part.bid for part in records.bid_parts
+                                if bobs.hands[part.column].notna().any()}
+    for wrong in ("no_such_column", "bid"):  # not the game's; text, and never null
+        with pytest.raises(ValueError, match=f"bid 'x' reads its points from '{wrong}'"):
+            Records(records.columns, records.recorder,
+                    bid_parts=(BidPart(wrong, "x", "x", "#000"),))
+
+
 # -- scores, seats, lengths --------------------------------------------------------------------
 
 def test_score_distribution_shows_every_total_and_the_mean(duel):
@@ -297,9 +322,9 @@ def test_a_frame_without_the_columns_is_refused_naming_the_table(bobs, duel):
     with pytest.raises(CardlabError) as refused:
         charts.bid_rows(duel.hands.drop(columns="made"))  # the bids, but not what became of them
     assert str(refused.value) == (
-        "a bid chart reads whether each bid was made, from a made column or from points_<bid> "
-        "columns, and this frame has neither: pass the hands table of a bobs-hat or teds-game "
-        "simulation")
+        "a bid chart reads whether each bid was made, from a made column or from the points "
+        "of each bid, and this frame has neither: pass the hands table of a bobs-hat or "
+        "teds-game simulation")
 
 
 def test_the_table_a_refusal_asks_for_names_the_games_registered_now(bobs, duel):

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CardlabError
 from ..game import get_game, list_games
-from ..records import COMMON_COLUMNS, Column
+from ..records import COMMON_COLUMNS, BidPart, Column
 
 SCHEMA_VERSION = 1
 
@@ -83,6 +83,25 @@ def games_recording(reads: Callable[[set[str]], bool]) -> list[str]:
         if reads(columns):
             games.append(name)
     return games
+
+
+def bid_parts() -> dict[str, BidPart]:
+    """The bids the registered games score on their own (:class:`cardlab.records.BidPart`),
+    by the column of their points: what the bid charts read of a hands table (a column two
+    games declare is read as the first of them by name declares it).
+
+    >>> bid_parts()["points_fewest"].bid
+    'fewest'
+    """
+    parts: dict[str, BidPart] = {}
+    for name in sorted(list_games()):
+        try:
+            declared = get_game(name).records().bid_parts
+        except CardlabError:  # a game that declares no records is never simulated
+            continue
+        for part in declared:
+            parts.setdefault(part.column, part)
+    return parts
 
 
 def hands_schema(game: str) -> Any:

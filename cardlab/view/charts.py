@@ -476,22 +476,24 @@ def hook_rates(hands: Any, by: list[str] | tuple[str, ...] = ("seat", "hand_size
 BID_COLUMNS = ("bid", "hand_size", "seat", "bot")  # what every bid chart reads of a hand
 
 
-def _bid_points(columns: Collection[str]) -> list[str]:
-    # a bid's points, points_<bid>: a hand's other points (the hat's, a renege's) are no bid's
-    return [c for c in columns if c.startswith("points_")
-            and c not in ("points_hat", "points_renege")]
+def _bid_points(columns: Collection[str] | None) -> list[Any]:
+    """The bids scored on their own (:class:`cardlab.records.BidPart`) as the registered
+    games declare them, those whose points are among ``columns`` (None: all)."""
+    from ..simulation.schema import bid_parts
+
+    parts = bid_parts()
+    return list(parts.values()) if columns is None else [parts[c] for c in columns if c in parts]
 
 
 def bid_rows(hands: Any) -> Any:
-    """One row per bid of a Ted's Game or Bob's Hat simulation: game, hand, seat, bot,
-    from_dealer, hand_size, bid, kind, made, points.
+    """One row per bid of a simulation: game, hand, seat, bot, from_dealer, hand_size, bid,
+    kind, made, points.
 
-    Ted's Game: a seat's one bid (``bid`` its number as text, ``kind`` "zero" or "tricks",
-    ``points`` the hand's score). Bob's Hat: each bid of a seat on its own (``bid``
-    most-blue, ..., fewest; ``kind`` "most" for any of the three colours, else the bid), its
-    points from the ``points_*`` columns; a made bid scores more than 0 and a failed one less
-    (the rulebook's scoring, the optional negative scoring included), so ``made`` is
-    ``points > 0``.
+    A game that records a seat's one bid as ``bid`` and ``made`` (Ted's Game): ``bid`` its
+    number as text, ``kind`` "zero" or "tricks", ``points`` the hand's score. A game that
+    scores each bid on its own declares where (its records' ``bid_parts``; Bob's Hat's
+    three most bids are of kind "most"): a row per bid made, with its points, ``made``
+    when they are more than 0 (as :class:`~cardlab.records.BidPart` promises).
 
     >>> import cardlab
     >>> run = cardlab.simulate("bobs-hat", players=3, games=1, seed=1, workers=0,
@@ -517,18 +519,17 @@ def bid_rows(hands: Any) -> Any:
     parts = _bid_points(hands.columns)
     if not parts:
         raise CardlabError("a bid chart reads whether each bid was made, from a made column or "
-                           "from points_<bid> columns, and this frame has neither: pass "
+                           "from the points of each bid, and this frame has neither: pass "
                            + _simulated(lambda have: set(BID_COLUMNS) <= have and (
                                "made" in have or bool(_bid_points(have)))))
     pieces = []
-    for column in parts:
-        mine = hands[hands[column].notna()]
+    for part in parts:
+        mine = hands[hands[part.column].notna()]
         if not len(mine):
             continue
         piece = mine[base].copy()
-        piece["bid"] = word = column[len("points_"):].replace("_", "-")
-        piece["kind"] = "most" if word.startswith("most-") else word
-        piece["points"] = mine[column].astype("int64")
+        piece["bid"], piece["kind"] = part.bid, part.kind
+        piece["points"] = mine[part.column].astype("int64")
         piece["made"] = piece["points"] > 0
         pieces.append(piece[columns])
     if not pieces:
@@ -536,13 +537,11 @@ def bid_rows(hands: Any) -> Any:
     return pd.concat(pieces).sort_index(kind="stable").reset_index(drop=True)
 
 
-# Bob's Hat's bids in their card colours (black drawn grey, to show on a dark template too)
-BID_COLOURS = {"most-blue": "#1f77b4", "most-red": "#d62728", "most-black": "#7f7f7f",
-               "most": "#1f77b4", "fewest": "#ff9f1c", "double-fewest": "#9467bd"}
-
-
 def _colour(i: int, name: object = None) -> str:
-    return BID_COLOURS.get(str(name), PALETTE[i % len(PALETTE)])
+    """A line's colour: a bid's or a kind's (its first bid's) as its game declares it, else
+    the palette's ``i``-th."""
+    named = [part.colour for part in _bid_points(None) if str(name) in (part.bid, part.kind)]
+    return named[0] if named else PALETTE[i % len(PALETTE)]
 
 
 def _error_y(table: Any, centre: str) -> dict[str, Any]:

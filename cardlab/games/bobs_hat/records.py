@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...records import Column, HandRecorder, Records
+from ...records import BidPart, Column, HandRecorder, Records
 from .engine import BID_WORDS, SUITS, BobsHatState, bid_text
 from .kernel import BobsPlayout
 
@@ -65,4 +65,14 @@ class BobsHatRecorder(HandRecorder[BobsHatState]):
         return out
 
 
-RECORDS = Records(COLUMNS, BobsHatRecorder)
+# Each bid is scored on its own (the points_<bid> columns), drawn in its card colour (black
+# drawn grey, to show on a dark template too); the three most bids are one kind.
+BID_PARTS = (
+    BidPart("points_most_blue", "most-blue", "most", "#1f77b4"),
+    BidPart("points_most_red", "most-red", "most", "#d62728"),
+    BidPart("points_most_black", "most-black", "most", "#7f7f7f"),
+    BidPart("points_fewest", "fewest", "fewest", "#ff9f1c"),
+    BidPart("points_double_fewest", "double-fewest", "double-fewest", "#9467bd"),
+)
+
+RECORDS = Records(COLUMNS, BobsHatRecorder, bid_parts=BID_PARTS)
