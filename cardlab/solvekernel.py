@@ -42,14 +42,14 @@ from typing import Final, final
 # (follow suit, the trick's winner), asked in C: setup.py compiles both in one library.
 from cardlab.errors import SolveBudgetError
 from cardlab.kernel import beats, must_follow
-from cardlab.solveranks import Classes, Ranks, count_bits, kinds, kth_lowest, trump_range
+from cardlab.solveranks import Classes, Ranks, count_bits, kinds, kth_lowest, purge, trump_range
 
 # Beyond any hand score: a leaf scores less than this either way (Search._final checks).
 INF: Final = 1 << 20
 NO_CUT: Final = INF + 1  # Search._range_cut: no answer
 NO_BUDGET: Final = 1 << 62  # nodes: more than any search takes
 # The table is a cache: when it holds this many positions it keeps the half with the most
-# tricks left (Search._purge), which keeps a long search (10 cards each) within a few hundred
+# tricks left (solveranks.purge), which keeps a long search (10 cards each) within a few hundred
 # MB and changes no value.
 MAX_TABLE: Final = 1_000_000
 # Positions with fewer tricks left than this are searched again rather than kept.
@@ -61,7 +61,7 @@ GUESS_WALKS: Final = 64
 # A table entry is one int (a short one: no tuple, no boxed numbers): from the top, its lower
 # and upper bounds (each plus INF, in BOUND_BITS bits), the best card's relative place
 # (Ranks.relative: its suit and rank among the suit's cards held, in PLACE_BITS bits) and
-# the tricks left (in LEFT_BITS bits, for Search._purge).
+# the tricks left (in LEFT_BITS bits, for solveranks.purge).
 LEFT_BITS: Final = 6
 PLACE_BITS: Final = 12
 BOUND_BITS: Final = 22
@@ -499,31 +499,13 @@ class Search:
         else:
             low = high = val
         if self.size > self.max_table:
-            self._purge()  # it keeps every class, with fewer entries
+            # keep the positions with the most tricks left (they saved the most work);
+            # every class stays, with fewer entries
+            self.size = purge(self.buckets, self.max_table // 2, LEFT_MASK, self.ncards)
         classes.tables[k][key] = ((low + INF) << LOW_SHIFT | (high + INF) << HIGH_SHIFT
                                   | ranks.relative(card, remaining) << PLACE_SHIFT | left)
         self.relevant = ranks.top if self.partition else remaining
         return val
-
-    def _purge(self) -> None:
-        """The table is full: keep the positions with the most tricks left, at most half of
-        it (they saved the most work), and drop the rest."""
-        counts = [0] * (self.ncards + 1)
-        for classes in self.buckets.values():
-            for table in classes.tables:
-                for entry in table.values():
-                    counts[min(entry & LEFT_MASK, len(counts) - 1)] += 1
-        keep = len(counts)
-        kept = 0
-        while keep > 0 and kept + counts[keep - 1] <= self.max_table // 2:
-            keep -= 1
-            kept += counts[keep]
-        for classes in self.buckets.values():
-            for k in range(len(classes.tables)):
-                table = classes.tables[k]
-                classes.tables[k] = {key: entry for key, entry in table.items()
-                                     if entry & LEFT_MASK >= keep}
-        self.size = kept
 
     def _last_trick(self, leader: int) -> int:
         """Every seat has one card left: the play is forced."""

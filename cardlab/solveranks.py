@@ -451,3 +451,31 @@ class Classes:
             self.sigs.insert(0, self.sigs.pop(k))
             self.masks.insert(0, self.masks.pop(k))
             self.tables.insert(0, self.tables.pop(k))
+
+
+def purge(buckets: dict[int, Classes], at_most: int, left_mask: int, most_left: int) -> int:
+    """The exact solver's table is full: keep in each class of ``buckets`` only the entries
+    with the most tricks left (each entry's ``entry & left_mask``, at most ``most_left``),
+    at most ``at_most`` of them in all, and return how many are kept.
+
+    >>> classes = Classes()
+    >>> _ = classes.find(0, 0)
+    >>> classes.tables[0].update({1: 3, 2: 1, 3: 2})  # entries with 3, 1 and 2 tricks left
+    >>> purge({0: classes}, 2, 7, 10), classes.tables[0]
+    (2, {1: 3, 3: 2})
+    """
+    counts = [0] * (most_left + 1)
+    for classes in buckets.values():
+        for table in classes.tables:
+            for entry in table.values():
+                counts[min(entry & left_mask, most_left)] += 1
+    keep = len(counts)
+    kept = 0
+    while keep > 0 and kept + counts[keep - 1] <= at_most:
+        keep -= 1
+        kept += counts[keep]
+    for classes in buckets.values():
+        for k in range(len(classes.tables)):
+            classes.tables[k] = {key: entry for key, entry in classes.tables[k].items()
+                                 if entry & left_mask >= keep}
+    return kept
